@@ -1,0 +1,90 @@
+"""Shared helpers for the benchmarks: a realistic repo, timing, and the git CLI baseline.
+
+Budgets are ratios against a baseline measured in the same run on the same machine, so
+they mean the same thing on a laptop and on CI.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from memrepo import MemoryRepo
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True, env=GIT_ENV
+    ).stdout
+
+
+def build_repo(root: Path, files: int, entries_per_file: int) -> MemoryRepo:
+    """A memory repo with `files` topic files of `entries_per_file` entries, all linked."""
+    repo = MemoryRepo.init(root)
+    index_lines = []
+    for f in range(files):
+        folder = root / f"topics/t{f % 25:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        lines = [f"# Topic {f}", ""]
+        lines += [
+            f"- Fact {f}-{e} about component {e * 7 % 13} uses version 1.{e}.{f} "
+            f"[source: memrepo://tasks/{f * 100 + e}; added: 2026-01-{e % 28 + 1:02d}; by: agent]"
+            for e in range(entries_per_file)
+        ]
+        (folder / f"file{f:03d}.md").write_text("\n".join(lines) + "\n")
+        index_lines.append(f"- [[topics/t{f % 25:02d}/file{f:03d}]]")
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n- The user prefers short answers [by: user]\n\n## Index\n"
+        + "\n".join(index_lines)
+        + "\n"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "bench corpus")
+    return MemoryRepo.open(root)
+
+
+def copy_repo(source: Path) -> Path:
+    """A full clone with a checked-out worktree (same files, same size)."""
+    target = Path(tempfile.mkdtemp(prefix="memrepo-bench-copy-")) / "repo"
+    subprocess.run(
+        ["git", "clone", "-q", str(source), str(target)], check=True, env=GIT_ENV
+    )
+    return target
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summary(name: str, values: list[float]) -> dict[str, float | str]:
+    return {
+        "name": name,
+        "n": len(values),
+        "p50_ms": pct(values, 0.5) * 1000,
+        "p95_ms": pct(values, 0.95) * 1000,
+        "median_ms": statistics.median(values) * 1000,
+    }

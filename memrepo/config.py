@@ -1,0 +1,48 @@
+"""Local settings of one memory root, kept untracked in `.git/memrepo/config.json`.
+
+Local because they describe this machine's copy (credentials never live here), and JSON
+because people open it in an editor when something needs a nudge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from memrepo.errors import MemrepoError
+
+CONFIG_NAME = "config.json"
+
+
+class LocalConfig(BaseModel):
+    """Settings read on open; unknown keys are kept so newer versions can add some."""
+
+    model_config = ConfigDict(extra="allow")
+
+    auto_commit_user_edits: bool = True
+    lock_timeout_seconds: float = 30.0
+
+
+def load_config(state_dir: Path) -> LocalConfig:
+    """Read the config, or the defaults when there is none yet."""
+    path = state_dir / CONFIG_NAME
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return LocalConfig()
+    try:
+        return LocalConfig.model_validate(json.loads(raw))
+    except (ValueError, ValidationError) as exc:
+        raise MemrepoError(f"{path}: invalid config ({exc}); fix or delete the file") from exc
+
+
+def save_config(state_dir: Path, config: LocalConfig) -> None:
+    """Write atomically so a crash never leaves half a config."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    path = state_dir / CONFIG_NAME
+    tmp = path.with_suffix(f".tmp-{os.getpid()}")
+    tmp.write_text(config.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

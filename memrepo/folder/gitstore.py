@@ -1,0 +1,410 @@
+"""The one place that writes the memory repo: blobs, trees, commits, main, worktree, index.
+
+A commit is built from the changed blobs alone (a TreeBuilder per changed directory), which
+is several times cheaper than re-hashing the whole index, and then the on-disk index is
+updated for just those paths so a plain `git status` in the user's terminal stays clean.
+
+Crash safety: before touching the worktree we write a small journal naming the commit and
+its parent. The ref update is the commit point; a crash before it is rolled forward (the
+commit object is already complete), a crash after it only needs the worktree and index to
+catch up. Either way the next writer sees the old state or the new one, never half.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import FileMode, FileStatus
+
+from memrepo.clock import Clock, Identity
+from memrepo.errors import RepoStateError
+
+MAIN = "refs/heads/main"
+JOURNAL_NAME = "journal.json"
+
+_USER_EDIT_FLAGS = (
+    FileStatus.WT_MODIFIED
+    | FileStatus.WT_DELETED
+    | FileStatus.WT_TYPECHANGE
+    | FileStatus.WT_RENAMED
+    | FileStatus.INDEX_NEW
+    | FileStatus.INDEX_MODIFIED
+    | FileStatus.INDEX_DELETED
+    | FileStatus.INDEX_RENAMED
+    | FileStatus.INDEX_TYPECHANGE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingEdits:
+    """Uncommitted edits a person made, relative paths sorted."""
+
+    modified: tuple[str, ...]
+    added: tuple[str, ...]
+    deleted: tuple[str, ...]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(sorted({*self.modified, *self.added, *self.deleted}))
+
+
+class GitStore:
+    """A memory repo's git side; every method that writes expects the write lock held."""
+
+    def __init__(
+        self, repo: pygit2.Repository, state_dir: Path, identity: Identity, clock: Clock
+    ) -> None:
+        self.repo = repo
+        self.root = Path(repo.workdir)
+        self.state_dir = state_dir
+        self.identity = identity
+        self.clock = clock
+
+    # --- reading -------------------------------------------------------------------
+
+    def main_commit(self) -> pygit2.Commit | None:
+        """The commit main points at, or None for an unborn repo."""
+        ref = self.repo.references.get(MAIN)
+        if ref is None:
+            return None
+        commit = self.repo[ref.target]
+        assert isinstance(commit, pygit2.Commit)
+        return commit
+
+    def head_problem(self) -> str | None:
+        """Why memrepo must not write here, or None when HEAD is main and main exists."""
+        repo = self.repo
+        if repo.head_is_detached:
+            return "HEAD is detached; run `git switch main` before memrepo writes"
+        head_ref = repo.references.get("HEAD")
+        target = head_ref.target if head_ref is not None else None
+        if target != MAIN:
+            name = str(target).removeprefix("refs/heads/")
+            return (
+                f"HEAD is on branch {name!r}, memrepo writes to main; "
+                f"run `git switch main` (or `git branch -m {name} main`)"
+            )
+        if self.repo.references.get(MAIN) is None:
+            return "branch main has no commits; run `memrepo init` to create MEMORY.md"
+        return None
+
+    def require_writable(self) -> pygit2.Commit:
+        """The parent for the next commit; raises when HEAD is not on an existing main."""
+        problem = self.head_problem()
+        if problem:
+            raise RepoStateError(f"{self.root}: {problem}")
+        commit = self.main_commit()
+        assert commit is not None
+        return commit
+
+    def read(self, path: str, commit: pygit2.Commit | None = None) -> bytes | None:
+        """A file's bytes at `commit` (default: main), or None when it is not there."""
+        commit = commit if commit is not None else self.main_commit()
+        if commit is None:
+            return None
+        return read_blob(self.repo, commit.tree, path)
+
+    def iter_files(self, commit: pygit2.Commit | None = None) -> Iterator[tuple[str, bytes]]:
+        """Every regular file of the tree (symlinks and submodules are not memory)."""
+        commit = commit if commit is not None else self.main_commit()
+        if commit is None:
+            return
+        for path, oid, mode in walk_tree(self.repo, commit.tree):
+            if mode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+                blob = self.repo[oid]
+                assert isinstance(blob, pygit2.Blob)
+                yield path, blob.data
+
+    def pending_edits(self) -> PendingEdits:
+        """Edits a person left uncommitted: tracked files changed, new `.md` files."""
+        modified: list[str] = []
+        added: list[str] = []
+        deleted: list[str] = []
+        for path, flags in self.repo.status(untracked_files="all").items():
+            if path.startswith(".git/"):
+                continue
+            if flags & FileStatus.WT_NEW:
+                if path.endswith(".md") and not (self.root / path).is_symlink():
+                    added.append(path)
+            elif flags & _USER_EDIT_FLAGS:
+                if (self.root / path).exists() or (self.root / path).is_symlink():
+                    if flags & (FileStatus.INDEX_NEW) and self.read(path) is None:
+                        added.append(path)
+                    else:
+                        modified.append(path)
+                else:
+                    deleted.append(path)
+        return PendingEdits(tuple(sorted(modified)), tuple(sorted(added)), tuple(sorted(deleted)))
+
+    def read_worktree(self, path: str) -> bytes | None:
+        """A worktree file's bytes (never through a symlink), or None if it is gone."""
+        full = self.root / path
+        if full.is_symlink():
+            return None
+        try:
+            return full.read_bytes()
+        except FileNotFoundError:
+            return None
+
+    # --- writing -------------------------------------------------------------------
+
+    def commit_files(
+        self,
+        changes: Mapping[str, bytes | None],
+        message: str,
+        parent: pygit2.Commit,
+        *,
+        author: Identity | None = None,
+    ) -> str:
+        """Commit `changes` (path -> bytes, None deletes) on top of `parent`; returns the id.
+
+        Caller holds the write lock. Raises RepoStateError if main moved meanwhile.
+        """
+        blob_ids: dict[str, pygit2.Oid | None] = {
+            path: (self.repo.create_blob(data) if data is not None else None)
+            for path, data in changes.items()
+        }
+        tree_id = build_tree(self.repo, parent.tree, blob_ids)
+        if tree_id is None:
+            tree_id = self.repo.TreeBuilder().write()
+        when = self.clock.now()
+        offset = int(when.utcoffset().total_seconds() // 60) if when.utcoffset() else 0
+        who = author or self.identity
+        sig_author = pygit2.Signature(who.name, who.email, int(when.timestamp()), offset)
+        sig_committer = pygit2.Signature(
+            self.identity.name, self.identity.email, int(when.timestamp()), offset
+        )
+        commit_id = self.repo.create_commit(
+            None, sig_author, sig_committer, message, tree_id, [parent.id]
+        )
+        files = {p: (str(o) if o is not None else None) for p, o in blob_ids.items()}
+        self._write_journal(str(commit_id), str(parent.id), files)
+        self._write_worktree(changes)
+        self._move_main(commit_id, parent.id, message)
+        self._update_index(changes)
+        self._clear_journal()
+        return str(commit_id)
+
+    def _write_worktree(self, changes: Mapping[str, bytes | None]) -> None:
+        tmp_dir = self.state_dir / "tmp"
+        tmp_dir.mkdir(parents=True, exist_ok=True)
+        for path, data in changes.items():
+            target = self.root / path
+            if data is None:
+                target.unlink(missing_ok=True)
+                _remove_empty_dirs(target.parent, self.root)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = tmp_dir / f"{os.getpid()}-{hashlib.sha1(path.encode()).hexdigest()[:12]}"
+            # No fsync: the same durability as git's own defaults. A killed process
+            # cannot leave a torn file (rename is atomic); the journal covers the rest.
+            tmp.write_bytes(data)
+            os.replace(tmp, target)
+
+    def _move_main(self, new: pygit2.Oid, expected: pygit2.Oid, message: str) -> None:
+        summary = message.splitlines()[0] if message else ""
+        with self.repo.transaction() as txn:
+            txn.lock_ref(MAIN)
+            current = self.repo.references.get(MAIN)
+            if current is None or current.target != expected:
+                raise RepoStateError(
+                    f"main moved while memrepo was writing (expected {str(expected)[:10]}); "
+                    "the write was not applied, try again"
+                )
+            txn.set_target(MAIN, new, message=f"memrepo: {summary}")
+
+    def _update_index(self, changes: Mapping[str, bytes | None]) -> None:
+        index = self.repo.index
+        index.read(False)
+        for path, data in changes.items():
+            if data is None:
+                if path in index:
+                    index.remove(path)
+            else:
+                index.add(path)
+        index.write()
+
+    # --- crash journal -------------------------------------------------------------
+
+    @property
+    def _journal_path(self) -> Path:
+        return self.state_dir / JOURNAL_NAME
+
+    def _write_journal(self, commit: str, parent: str, files: dict[str, str | None]) -> None:
+        # Written in place, not renamed: a torn journal can only come from a crash before
+        # anything else was touched, and recover() drops a journal it cannot read.
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self._journal_path.write_text(
+            json.dumps({"commit": commit, "parent": parent, "files": files})
+        )
+
+    def _clear_journal(self) -> None:
+        self._journal_path.unlink(missing_ok=True)
+
+    def recover(self) -> bool:
+        """Finish or drop a write a crashed process left half-done; True if one was found.
+
+        Caller holds the write lock.
+        """
+        try:
+            journal = json.loads(self._journal_path.read_text())
+            commit_id = pygit2.Oid(hex=journal["commit"])
+            parent_id = pygit2.Oid(hex=journal["parent"])
+            files: dict[str, str | None] = journal["files"]
+        except FileNotFoundError:
+            return False
+        except (ValueError, KeyError, TypeError):
+            self._clear_journal()
+            return True
+        main = self.repo.references.get(MAIN)
+        head = main.target if main is not None else None
+        if commit_id not in self.repo or (head != commit_id and head != parent_id):
+            self._clear_journal()
+            return True
+        changes = {
+            path: (self._blob_bytes(oid) if oid is not None else None)
+            for path, oid in files.items()
+        }
+        if head == parent_id:
+            parent = self.repo[parent_id]
+            assert isinstance(parent, pygit2.Commit)
+            if not self._worktree_is_old_or_new(parent, changes):
+                # Someone edited these files since the crash; their edit wins.
+                self._clear_journal()
+                return True
+            self._write_worktree(changes)
+            commit = self.repo[commit_id]
+            assert isinstance(commit, pygit2.Commit)
+            self._move_main(commit_id, parent_id, commit.message)
+        else:
+            self._write_worktree(changes)
+        self._update_index(changes)
+        self._clear_journal()
+        return True
+
+    def _blob_bytes(self, oid: str) -> bytes:
+        blob = self.repo[pygit2.Oid(hex=oid)]
+        assert isinstance(blob, pygit2.Blob)
+        return blob.data
+
+    def _worktree_is_old_or_new(
+        self, parent: pygit2.Commit, changes: Mapping[str, bytes | None]
+    ) -> bool:
+        for path, new in changes.items():
+            current = self.read_worktree(path)
+            if current != new and current != read_blob(self.repo, parent.tree, path):
+                return False
+        return True
+
+
+# --- tree helpers (pure functions over the object database) ----------------------------
+
+
+def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:
+    """The bytes of a regular file in `tree`, or None (missing, a directory, a symlink)."""
+    try:
+        entry = tree[path]
+    except KeyError:
+        return None
+    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+        return None
+    blob = repo[entry.id]
+    assert isinstance(blob, pygit2.Blob)
+    return blob.data
+
+
+def walk_tree(
+    repo: pygit2.Repository, tree: pygit2.Tree, prefix: str = ""
+) -> Iterator[tuple[str, pygit2.Oid, int]]:
+    """Every non-tree entry below `tree` as (path, id, filemode), in tree order."""
+    for entry in tree:
+        path = f"{prefix}{entry.name}"
+        if entry.filemode == FileMode.TREE:
+            sub = repo[entry.id]
+            assert isinstance(sub, pygit2.Tree)
+            yield from walk_tree(repo, sub, path + "/")
+        else:
+            yield path, entry.id, entry.filemode
+
+
+def build_tree(
+    repo: pygit2.Repository, base: pygit2.Tree | None, changes: Mapping[str, pygit2.Oid | None]
+) -> pygit2.Oid | None:
+    """A new tree: `base` with the changed blobs; None when the result is empty."""
+    builder = repo.TreeBuilder(base) if base is not None else repo.TreeBuilder()
+    nested: dict[str, dict[str, pygit2.Oid | None]] = {}
+    for path, oid in changes.items():
+        head, _, rest = path.partition("/")
+        if rest:
+            nested.setdefault(head, {})[rest] = oid
+            continue
+        existing = builder.get(head)
+        if oid is None:
+            if existing is not None:
+                builder.remove(head)
+        else:
+            mode = FileMode.BLOB
+            if existing is not None and existing.filemode == FileMode.BLOB_EXECUTABLE:
+                mode = FileMode.BLOB_EXECUTABLE
+            builder.insert(head, oid, mode)
+    for name, sub_changes in nested.items():
+        existing = builder.get(name)
+        sub_base = None
+        if existing is not None and existing.filemode == FileMode.TREE:
+            obj = repo[existing.id]
+            assert isinstance(obj, pygit2.Tree)
+            sub_base = obj
+        sub_id = build_tree(repo, sub_base, sub_changes)
+        if sub_id is None:
+            if existing is not None:
+                builder.remove(name)
+        else:
+            builder.insert(name, sub_id, FileMode.TREE)
+    if len(builder) == 0:
+        return None
+    return builder.write()
+
+
+def changed_paths(
+    repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str = ""
+) -> list[str]:
+    """Paths whose blob differs between two trees, comparing ids only (no content diff)."""
+    old_entries = {e.name: e for e in old} if old is not None else {}
+    new_entries = {e.name: e for e in new} if new is not None else {}
+    out: list[str] = []
+    for name in sorted(old_entries.keys() | new_entries.keys()):
+        a, b = old_entries.get(name), new_entries.get(name)
+        if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
+            continue
+        a_tree = _as_tree(repo, a)
+        b_tree = _as_tree(repo, b)
+        if a_tree is not None or b_tree is not None:
+            out.extend(changed_paths(repo, a_tree, b_tree, f"{prefix}{name}/"))
+        a_blob = a is not None and a_tree is None
+        b_blob = b is not None and b_tree is None
+        if a_blob or b_blob:
+            out.append(f"{prefix}{name}")
+    return out
+
+
+def _as_tree(repo: pygit2.Repository, entry: pygit2.Object | None) -> pygit2.Tree | None:
+    if entry is None or entry.filemode != FileMode.TREE:
+        return None
+    obj = repo[entry.id]
+    assert isinstance(obj, pygit2.Tree)
+    return obj
+
+
+def _remove_empty_dirs(directory: Path, root: Path) -> None:
+    while directory != root and root in directory.parents:
+        try:
+            directory.rmdir()
+        except OSError:
+            return
+        directory = directory.parent

@@ -1,0 +1,130 @@
+"""Public models: what the API returns and what `--json` prints.
+
+They are pydantic models so results validate at the boundary and serialize the same way
+for the CLI, the MCP server and a host application.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+By = Literal["user", "agent", "dream", "import"]
+WriteAction = Literal["inserted", "reinforced", "superseded"]
+SkipReason = Literal[
+    "empty",
+    "too_short",
+    "no_content",
+    "telemetry",
+    "secret_only",
+    "no_memory",
+    "outranked",
+]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class WriteResult(_Frozen):
+    """What `remember` did: written (inserted, reinforced, superseded) or skipped, and why."""
+
+    status: Literal["written", "skipped"]
+    action: WriteAction | None = None
+    reason: SkipReason | None = None
+    ref: str | None = None
+    path: str | None = None
+    commit: str | None = None
+    redacted: tuple[str, ...] = ()
+    truncated: bool = False
+
+    @property
+    def written(self) -> bool:
+        return self.status == "written"
+
+
+class EntryView(_Frozen):
+    """One entry of the folder as a reader sees it (line is 1-based, as editors count)."""
+
+    ref: str
+    id: str
+    path: str
+    line: int
+    text: str
+    metadata: dict[str, str] = Field(default_factory=dict)
+    links: tuple[str, ...] = ()
+
+
+class CommitInfo(_Frozen):
+    """One commit of the memory repo with the memrepo trailers decoded."""
+
+    id: str
+    summary: str
+    message: str
+    author: str
+    time: datetime
+    origin: str | None = None
+    by: str | None = None
+    task: str | None = None
+    undoes: str | None = None
+    paths: tuple[str, ...] = ()
+
+
+class ForgetResult(_Frozen):
+    """The entry `forget` removed and the commit that removed it."""
+
+    ref: str
+    path: str
+    text: str
+    commit: str
+
+
+class UndoResult(_Frozen):
+    """The commit `undo` reversed and the new commit that reversed it."""
+
+    undone: str
+    commit: str
+    paths: tuple[str, ...]
+    entries_removed: int
+    entries_restored: int
+
+
+class WorktreeStatus(_Frozen):
+    """Edits a person made that are not committed yet (paths relative to the root)."""
+
+    root: str
+    head: str | None
+    modified: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+
+    @property
+    def clean(self) -> bool:
+        return not (self.modified or self.added or self.deleted)
+
+
+ProblemKind = Literal[
+    "format", "encoding", "binary", "too_large", "broken_link", "unlisted", "secret", "missing"
+]
+
+
+class LintProblem(_Frozen):
+    """One problem `lint` found; line is 1-based or None for a whole file."""
+
+    kind: ProblemKind
+    severity: Literal["error", "warning"]
+    path: str
+    line: int | None
+    message: str
+
+
+class LintReport(_Frozen):
+    """Every problem lint found; `ok` is false when any is an error."""
+
+    problems: tuple[LintProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)

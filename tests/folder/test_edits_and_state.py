@@ -1,0 +1,153 @@
+"""User edits, repo states memrepo must not write to, and paths that leave the root."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from memrepo import (
+    DirtyWorktree,
+    LocalConfig,
+    MemoryRepo,
+    NotAMemoryRepo,
+    PathOutsideRoot,
+    RepoStateError,
+    SecretInEdit,
+)
+
+Git = Callable[..., str]
+
+
+def commit_count(git: Git, root: Path) -> int:
+    return len(git(root, "log", "--oneline").splitlines())
+
+
+def test_user_edits_are_committed_first_as_their_own_commit(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    memory = memory_repo.root / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("## Index", "- Typed in an editor\n\n## Index"))
+    (memory_repo.root / "new-topic.md").write_text("# Topic\n\n- new file by hand\n")
+    status = memory_repo.status()
+    assert status.modified == ("MEMORY.md",) and status.added == ("new-topic.md",)
+    memory_repo.remember("Agent fact")
+    log = memory_repo.log(limit=2)
+    assert log[0].summary == "Remember: Agent fact"
+    assert log[1].origin == "edit" and log[1].by == "user"
+    assert set(log[1].paths) == {"MEMORY.md", "new-topic.md"}
+    assert "Test User" in log[1].author
+    assert memory_repo.status().clean
+    assert git(memory_repo.root, "status", "--porcelain") == ""
+
+
+def test_untracked_non_markdown_is_left_alone(memory_repo: MemoryRepo, git: Git) -> None:
+    (memory_repo.root / "scratch.txt").write_text("not memory")
+    memory_repo.remember("Agent fact")
+    assert "?? scratch.txt" in git(memory_repo.root, "status", "--porcelain")
+
+
+def test_deleted_file_is_recorded(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("topic fact", file="topic.md")
+    (memory_repo.root / "topic.md").unlink()
+    memory_repo.remember("another fact")
+    assert memory_repo.log(limit=2)[1].paths == ("topic.md",)
+
+
+def test_auto_commit_off_refuses_and_names_files(tmp_path: Path) -> None:
+    repo = MemoryRepo.init(tmp_path / "m", config=LocalConfig(auto_commit_user_edits=False))
+    (repo.root / "MEMORY.md").write_text("# Memory\n\n- edited\n\n## Index\n")
+    with pytest.raises(DirtyWorktree, match="MEMORY.md") as caught:
+        repo.remember("Agent fact")
+    assert caught.value.paths == ("MEMORY.md",)
+    assert (repo.root / "MEMORY.md").read_text() == "# Memory\n\n- edited\n\n## Index\n"
+
+
+def test_secret_in_a_user_edit_is_not_committed(memory_repo: MemoryRepo, git: Git) -> None:
+    (memory_repo.root / "keys.md").write_text("# Keys\n\n- aws AKIAIOSFODNN7EXAMPLE\n")
+    with pytest.raises(SecretInEdit, match="keys.md:3"):
+        memory_repo.remember("Agent fact")
+    assert commit_count(git, memory_repo.root) == 1
+    assert (memory_repo.root / "keys.md").exists()
+
+
+@pytest.mark.parametrize(
+    "bad", ["../outside.md", "/etc/passwd", ".git/config", "a/../../x", "", "a\\b.md"]
+)
+def test_paths_outside_the_root_are_refused(memory_repo: MemoryRepo, bad: str) -> None:
+    with pytest.raises(PathOutsideRoot):
+        memory_repo.remember("A fact", file=bad)
+    assert memory_repo.entries() == []
+
+
+def test_symlink_out_of_the_root_is_refused(memory_repo: MemoryRepo, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, memory_repo.root / "linked")
+    with pytest.raises(PathOutsideRoot, match="symlink"):
+        memory_repo.remember("A fact", file="linked/x.md")
+    assert list(outside.iterdir()) == []
+
+
+def test_not_a_memory_repo(tmp_path: Path) -> None:
+    with pytest.raises(NotAMemoryRepo, match="no such directory"):
+        MemoryRepo.open(tmp_path / "missing")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(NotAMemoryRepo, match="memrepo init"):
+        MemoryRepo.open(tmp_path / "plain")
+
+
+def test_empty_git_repo_is_refused_then_adopted(tmp_path: Path, git: Git) -> None:
+    root = tmp_path / "empty"
+    pygit2.init_repository(str(root), initial_head="main")
+    with pytest.raises(NotAMemoryRepo, match="no commits"):
+        MemoryRepo.open(root)
+    repo = MemoryRepo.init(root)
+    assert repo.remember("works now").written
+    assert commit_count(git, root) == 2
+
+
+def test_init_adopts_a_repo_with_history(tmp_path: Path, git: Git) -> None:
+    root = tmp_path / "existing"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "README.md").write_text("hello\n")
+    git(root, "add", "README.md")
+    git(root, "commit", "-q", "-m", "first")
+    repo = MemoryRepo.init(root)
+    assert (root / "MEMORY.md").exists()
+    assert commit_count(git, root) == 2
+    assert repo.remember("A fact").written
+
+
+def test_detached_head_refuses_writes(memory_repo: MemoryRepo, git: Git) -> None:
+    memory_repo.remember("First fact")
+    git(memory_repo.root, "checkout", "-q", "--detach", "HEAD")
+    with pytest.raises(RepoStateError, match="detached"):
+        memory_repo.remember("Second fact")
+    assert [e.text for e in MemoryRepo.open(memory_repo.root).entries()] == ["First fact"]
+
+
+def test_other_branch_refuses_writes(memory_repo: MemoryRepo, git: Git) -> None:
+    git(memory_repo.root, "branch", "-m", "main", "master")
+    with pytest.raises(RepoStateError, match="git switch main"):
+        memory_repo.remember("A fact")
+
+
+def test_invalid_utf8_file_blocks_only_itself(memory_repo: MemoryRepo, git: Git) -> None:
+    from memrepo import InvalidUtf8
+
+    bad = memory_repo.root / "latin1.md"
+    bad.write_bytes(b"# Caf\xe9\n\n- cr\xe8me\n")
+    git(memory_repo.root, "add", "latin1.md")
+    git(memory_repo.root, "commit", "-q", "-m", "latin1 file")
+    with pytest.raises(InvalidUtf8) as caught:
+        memory_repo.remember("A fact", file="latin1.md")
+    assert caught.value.offset == 5 and caught.value.path == "latin1.md"
+    assert bad.read_bytes() == b"# Caf\xe9\n\n- cr\xe8me\n"
+    assert memory_repo.remember("Other fact").written
+    report = memory_repo.lint()
+    assert any(p.kind == "encoding" and p.path == "latin1.md" for p in report.problems)

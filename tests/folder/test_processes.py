@@ -1,0 +1,159 @@
+"""Real processes: concurrent writers, and writers killed in the middle of a write."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from memrepo import MemoryRepo
+from memrepo.formats import parse
+
+Git = Callable[..., str]
+
+WRITER = """
+import sys
+from memrepo import MemoryRepo
+repo = MemoryRepo.open(sys.argv[1])
+name, count = sys.argv[2], int(sys.argv[3])
+for n in range(count):
+    result = repo.remember(f"writer {name} fact number {n}")
+    assert result.written and result.action == "inserted", result
+"""
+
+
+def run_writers(root: Path, writers: int, count: int) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(root), f"w{i}", str(count)])
+        for i in range(writers)
+    ]
+    codes = [p.wait(timeout=300) for p in procs]
+    assert codes == [0] * writers
+
+
+@pytest.mark.slow
+def test_four_processes_fifty_writes_each(memory_repo: MemoryRepo, git: Git) -> None:
+    run_writers(memory_repo.root, 4, 50)
+    entries = MemoryRepo.open(memory_repo.root).entries()
+    assert len(entries) == 200
+    assert len({e.text for e in entries}) == 200
+    assert len(git(memory_repo.root, "log", "--oneline").splitlines()) == 201
+    assert git(memory_repo.root, "status", "--porcelain") == ""
+    git(memory_repo.root, "fsck", "--strict")
+
+
+KILLED_WRITER = """
+import sys
+from memrepo import MemoryRepo
+repo = MemoryRepo.open(sys.argv[1])
+n = 0
+while True:
+    repo.remember(f"crash test fact {sys.argv[2]} {n} " + "padding " * 50, file="topic.md")
+    n += 1
+"""
+
+
+@pytest.mark.slow
+def test_killed_writers_leave_old_or_new_state(memory_repo: MemoryRepo, git: Git) -> None:
+    rng = random.Random(7)
+    root = memory_repo.root
+    for round_no in range(8):
+        proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(root), str(round_no)])
+        time.sleep(0.4 + rng.random() * 0.6)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    repo = MemoryRepo.open(root)
+    assert repo.remember("written after the crashes").written
+    assert git(root, "status", "--porcelain") == ""
+    git(root, "fsck")
+    repository = pygit2.Repository(str(root))
+    for commit in repository.walk(repository.head.target):
+        blob = commit.tree["MEMORY.md"] if "MEMORY.md" in commit.tree else None
+        assert blob is not None
+        if "topic.md" in commit.tree:
+            data = repository[commit.tree["topic.md"].id].data
+            doc = parse(data, "topic.md")
+            assert data.endswith(b"\n")
+            assert all(e.metadata.get("by") == "agent" for e in doc.entries)
+    texts = [e.text for e in repo.entries("topic.md")]
+    assert len(texts) == len(set(texts))
+    assert not any(c.origin == "edit" for c in repo.log())
+
+
+def test_crash_before_main_moved_is_rolled_forward(memory_repo: MemoryRepo, git: Git) -> None:
+    """A journal and a new worktree file but main not moved: open finishes the write."""
+    folder = memory_repo.folder
+    store = folder.store
+    parent = store.main_commit()
+    assert parent is not None
+    new_data = b"# Memory\n\n- rolled forward [by: agent]\n\n## Index\n"
+    blob = folder.repo.create_blob(new_data)
+    builder = folder.repo.TreeBuilder(parent.tree)
+    builder.insert("MEMORY.md", blob, pygit2.enums.FileMode.BLOB)
+    sig = pygit2.Signature("memrepo", "memrepo@localhost")
+    commit = folder.repo.create_commit(
+        None, sig, sig, "Remember: rolled forward\n", builder.write(), [parent.id]
+    )
+    store._write_journal(str(commit), str(parent.id), {"MEMORY.md": str(blob)})
+    (folder.root / "MEMORY.md").write_bytes(new_data)
+    reopened = MemoryRepo.open(memory_repo.root)
+    assert [e.text for e in reopened.entries()] == ["rolled forward"]
+    assert git(memory_repo.root, "rev-parse", "HEAD").strip() == str(commit)
+    assert git(memory_repo.root, "status", "--porcelain") == ""
+
+
+def test_lock_survives_a_killed_holder(memory_repo: MemoryRepo) -> None:
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys,time; from memrepo.folder.lock import WriteLock; from pathlib import Path;"
+            "lock=WriteLock(Path(sys.argv[1])); lock.acquire(); print('held', flush=True);"
+            "time.sleep(60)",
+            str(memory_repo.folder.state_dir),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    holder.kill()
+    holder.wait()
+    holder.stdout.close()
+    assert (memory_repo.folder.state_dir / "write.lock").exists()
+    assert memory_repo.remember("after a killed lock holder").written
+
+
+def test_lock_timeout_names_the_holder(tmp_path: Path) -> None:
+    from memrepo import LocalConfig, LockTimeout
+
+    repo = MemoryRepo.init(tmp_path / "m", config=LocalConfig(lock_timeout_seconds=0.2))
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys,time; from memrepo.folder.lock import WriteLock; from pathlib import Path;"
+            "lock=WriteLock(Path(sys.argv[1])); lock.acquire(); print('held', flush=True);"
+            "time.sleep(60)",
+            str(repo.folder.state_dir),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(LockTimeout, match=f"pid {holder.pid}"):
+            repo.remember("blocked write")
+    finally:
+        holder.kill()
+        holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+    assert repo.entries() == []
