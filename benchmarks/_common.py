@@ -7,11 +7,11 @@ they mean the same thing on a laptop and on CI.
 from __future__ import annotations
 
 import os
-import statistics
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from memrepo import MemoryRepo
@@ -32,21 +32,27 @@ def git(root: Path, *args: str) -> str:
     ).stdout
 
 
+def topic_path(f: int) -> str:
+    return f"topics/t{f % 25:02d}/file{f:03d}.md"
+
+
 def build_repo(root: Path, files: int, entries_per_file: int) -> MemoryRepo:
     """A memory repo with `files` topic files of `entries_per_file` entries, all linked."""
-    repo = MemoryRepo.init(root)
+    MemoryRepo.init(root)
     index_lines = []
     for f in range(files):
-        folder = root / f"topics/t{f % 25:02d}"
-        folder.mkdir(parents=True, exist_ok=True)
-        lines = [f"# Topic {f}", ""]
+        path = root / topic_path(f)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # The shapes people write: frontmatter, a title, a paragraph, bullets, a section.
+        lines = ["---", f"description: topic {f}", "---", f"# Topic {f}", "", "Intro text.", ""]
         lines += [
             f"- Fact {f}-{e} about component {e * 7 % 13} uses version 1.{e}.{f} "
             f"[source: memrepo://tasks/{f * 100 + e}; added: 2026-01-{e % 28 + 1:02d}; by: agent]"
             for e in range(entries_per_file)
         ]
-        (folder / f"file{f:03d}.md").write_text("\n".join(lines) + "\n")
-        index_lines.append(f"- [[topics/t{f % 25:02d}/file{f:03d}]]")
+        lines += ["", "## Notes", "", "More text about this topic."]
+        path.write_text("\n".join(lines) + "\n")
+        index_lines.append(f"- [[{topic_path(f)[:-3]}]]")
     (root / "MEMORY.md").write_text(
         "# Memory\n\n- The user prefers short answers [by: user]\n\n## Index\n"
         + "\n".join(index_lines)
@@ -60,9 +66,7 @@ def build_repo(root: Path, files: int, entries_per_file: int) -> MemoryRepo:
 def copy_repo(source: Path) -> Path:
     """A full clone with a checked-out worktree (same files, same size)."""
     target = Path(tempfile.mkdtemp(prefix="memrepo-bench-copy-")) / "repo"
-    subprocess.run(
-        ["git", "clone", "-q", str(source), str(target)], check=True, env=GIT_ENV
-    )
+    subprocess.run(["git", "clone", "-q", str(source), str(target)], check=True, env=GIT_ENV)
     return target
 
 
@@ -72,19 +76,20 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    if not ordered:
-        return float("nan")
     k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[k]
 
 
-def summary(name: str, values: list[float]) -> dict[str, float | str]:
-    return {
-        "name": name,
-        "n": len(values),
-        "p50_ms": pct(values, 0.5) * 1000,
-        "p95_ms": pct(values, 0.95) * 1000,
-        "median_ms": statistics.median(values) * 1000,
-    }
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """p50 and p95 of one series, in milliseconds."""
+
+    n: int
+    p50_ms: float
+    p95_ms: float
+
+    @classmethod
+    def of(cls, seconds: list[float]) -> Timing:
+        return cls(len(seconds), percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000)

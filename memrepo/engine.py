@@ -86,10 +86,10 @@ class MemoryRepo:
         """Screen `text` and write it as one entry in one commit (or say why not)."""
         if by not in BY_VALUES:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
+        path = self._target(file, workspace)  # a bad path is an error even for skipped text
         screened = screen(text, origin_text=origin_text, no_memory=no_memory)
         if screened.text is None:
             return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
-        path = self._target(file, workspace)
         metadata = self._metadata(
             source=source,
             by=by,

@@ -91,6 +91,13 @@ class GitStore:
                 f"run `git switch main` (or `git branch -m {name} main`)"
             )
         if self.repo.references.get(MAIN) is None:
+            others = sorted(self.repo.branches.local)
+            if others:
+                return (
+                    f"branch main is missing (there is {', '.join(others)}); "
+                    f"run `git branch main {others[0]}` or `git switch {others[0]}` and "
+                    f"`git branch -m {others[0]} main`"
+                )
             return "branch main has no commits; run `memrepo init` to create MEMORY.md"
         return None
 
@@ -174,7 +181,8 @@ class GitStore:
         if tree_id is None:
             tree_id = self.repo.TreeBuilder().write()
         when = self.clock.now()
-        offset = int(when.utcoffset().total_seconds() // 60) if when.utcoffset() else 0
+        delta = when.utcoffset()
+        offset = int(delta.total_seconds() // 60) if delta is not None else 0
         who = author or self.identity
         sig_author = pygit2.Signature(who.name, who.email, int(when.timestamp()), offset)
         sig_committer = pygit2.Signature(
@@ -209,26 +217,39 @@ class GitStore:
 
     def _move_main(self, new: pygit2.Oid, expected: pygit2.Oid, message: str) -> None:
         summary = message.splitlines()[0] if message else ""
-        with self.repo.transaction() as txn:
-            txn.lock_ref(MAIN)
-            current = self.repo.references.get(MAIN)
-            if current is None or current.target != expected:
-                raise RepoStateError(
-                    f"main moved while memrepo was writing (expected {str(expected)[:10]}); "
-                    "the write was not applied, try again"
-                )
-            txn.set_target(MAIN, new, message=f"memrepo: {summary}")
+        try:
+            with self.repo.transaction() as txn:
+                txn.lock_ref(MAIN)
+                current = self.repo.references.get(MAIN)
+                if current is None or current.target != expected:
+                    raise RepoStateError(
+                        f"main moved while memrepo was writing (expected {str(expected)[:10]});"
+                        " the write was not applied, try again"
+                    )
+                txn.set_target(MAIN, new, message=f"memrepo: {summary}")
+        except pygit2.GitError as exc:
+            raise RepoStateError(
+                f"cannot move main ({exc}); if no git command is running, delete "
+                f"{Path(self.repo.path) / 'refs/heads/main.lock'} and retry"
+            ) from exc
 
     def _update_index(self, changes: Mapping[str, bytes | None]) -> None:
-        index = self.repo.index
-        index.read(False)
-        for path, data in changes.items():
-            if data is None:
-                if path in index:
-                    index.remove(path)
-            else:
-                index.add(path)
-        index.write()
+        try:
+            index = self.repo.index
+            index.read(False)
+            for path, data in changes.items():
+                if data is None:
+                    if path in index:
+                        index.remove(path)
+                else:
+                    index.add(path)
+            index.write()
+        except (pygit2.GitError, OSError) as exc:
+            raise RepoStateError(
+                f"committed, but could not update git's index ({exc}); if no git command is "
+                f"running, delete {Path(self.repo.path) / 'index.lock'}; memrepo finishes "
+                "the update on its next write"
+            ) from exc
 
     # --- crash journal -------------------------------------------------------------
 
@@ -262,6 +283,7 @@ class GitStore:
         except (ValueError, KeyError, TypeError):
             self._clear_journal()
             return True
+        self._drop_stale_git_locks()
         main = self.repo.references.get(MAIN)
         head = main.target if main is not None else None
         if commit_id not in self.repo or (head != commit_id and head != parent_id):
@@ -287,6 +309,19 @@ class GitStore:
         self._update_index(changes)
         self._clear_journal()
         return True
+
+    def _drop_stale_git_locks(self) -> None:
+        """Lock files a killed writer left between its journal and its ref/index update.
+
+        Only called with a journal present and our write lock held: the crashed memrepo
+        writer is the one that took them (a person's concurrent `git commit` in the same
+        instant is the one case this cannot tell apart; git would then fail cleanly).
+        """
+        git_dir = Path(self.repo.path)
+        for name in ("refs/heads/main.lock", "index.lock"):
+            lock = git_dir / name
+            if lock.exists() and lock.stat().st_mtime >= self._journal_path.stat().st_mtime - 1:
+                lock.unlink(missing_ok=True)
 
     def _blob_bytes(self, oid: str) -> bytes:
         blob = self.repo[pygit2.Oid(hex=oid)]
@@ -375,8 +410,8 @@ def changed_paths(
     repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str = ""
 ) -> list[str]:
     """Paths whose blob differs between two trees, comparing ids only (no content diff)."""
-    old_entries = {e.name: e for e in old} if old is not None else {}
-    new_entries = {e.name: e for e in new} if new is not None else {}
+    old_entries = {str(e.name): e for e in old} if old is not None else {}
+    new_entries = {str(e.name): e for e in new} if new is not None else {}
     out: list[str] = []
     for name in sorted(old_entries.keys() | new_entries.keys()):
         a, b = old_entries.get(name), new_entries.get(name)

@@ -74,9 +74,7 @@ def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document 
     for number, line in enumerate(text.splitlines(), start=1):
         for match in find_secrets(line):
             problems.append(
-                _problem(
-                    "secret", "error", path, number, f"looks like a secret ({match.kind})"
-                )
+                _problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
             )
     if not is_md:
         return None
@@ -86,8 +84,8 @@ def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document 
         problems.append(_problem("format", "error", path, None, str(exc)))
         return None
     for found in doc.problems:
-        line = found.line_no + 1 if found.line_no is not None else None
-        problems.append(_problem("format", "warning", path, line, found.message))
+        where = found.line_no + 1 if found.line_no is not None else None
+        problems.append(_problem("format", "warning", path, where, found.message))
     return doc
 
 

@@ -21,6 +21,7 @@ from memrepo.errors import (
     EntryNotFound,
     FormatError,
     NotAMemoryRepo,
+    RepoStateError,
     SecretInEdit,
 )
 from memrepo.folder.gitstore import MAIN, GitStore, PendingEdits, changed_paths
@@ -119,6 +120,8 @@ class MemoryFolder:
             head = folder.store.main_commit()
             if head is not None and folder.store.read(ENTRY_POINT, head) is not None:
                 return folder
+            if head is None and list(repo.branches.local):
+                raise RepoStateError(f"{path}: {folder.store.head_problem()}")
             if repo.head_is_unborn and folder._head_branch() != MAIN:
                 repo.set_head(MAIN)
             parent = folder.store.require_writable() if head is not None else None
@@ -141,10 +144,8 @@ class MemoryFolder:
         if repo.is_bare:
             raise NotAMemoryRepo(str(path), "a bare repository has no files to edit")
         folder = cls(repo, **kwargs)  # type: ignore[arg-type]
-        if repo.head_is_unborn and folder.store.main_commit() is None:
+        if folder.store.main_commit() is None and not list(repo.branches.local):
             raise NotAMemoryRepo(str(path), "the repository has no commits")
-        if folder.store.read(ENTRY_POINT) is None and folder.store.main_commit() is None:
-            raise NotAMemoryRepo(str(path), "main has no MEMORY.md")
         if folder.store._journal_path.exists():
             with folder.lock:
                 folder.store.recover()

@@ -91,24 +91,42 @@ def _refuse_conflicts(
     later = later_commits(repo, head, target)
     if not later:
         return
-    ours = {path: _commit_keys(repo, target, path) for path in paths}
+    versions = _VersionCache(repo)
+    ours = {path: versions.keys(target, path) for path in paths}
     clashing: list[str] = []
     for commit in later:
         if not commit.parents:
             continue
         theirs_paths = set(changed_paths(repo, commit.parents[0].tree, commit.tree))
         for path in paths:
-            if path in theirs_paths and ours[path] & _commit_keys(repo, commit, path):
+            if path in theirs_paths and ours[path] & versions.keys(commit, path):
                 clashing.append(str(commit.id))
                 break
     if clashing:
         raise UndoConflict(str(target.id), clashing)
 
 
-def _commit_keys(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> set[Key]:
-    before = read_blob(repo, commit.parents[0].tree, path)
-    after = read_blob(repo, commit.tree, path)
-    return touched_keys(FileVersion.of(before, path), FileVersion.of(after, path))
+class _VersionCache:
+    """Parsed file versions by blob id: consecutive commits share most of their blobs."""
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        self.repo = repo
+        self.parsed: dict[tuple[str, str], FileVersion | None] = {}
+
+    def version(self, tree: pygit2.Tree, path: str) -> FileVersion | None:
+        try:
+            blob_id = str(tree[path].id)
+        except KeyError:
+            blob_id = ""
+        key = (path, blob_id)
+        if key not in self.parsed:
+            self.parsed[key] = FileVersion.of(read_blob(self.repo, tree, path), path)
+        return self.parsed[key]
+
+    def keys(self, commit: pygit2.Commit, path: str) -> set[Key]:
+        """Entry ids and lines `commit` changed in `path`."""
+        before = self.version(commit.parents[0].tree, path)
+        return touched_keys(before, self.version(commit.tree, path))
 
 
 def _undo_file(
@@ -127,6 +145,8 @@ def _undo_file(
         if current != after:
             raise UndoConflict(str(target.id), [], f"{path} changed since")
         plan.changes[path] = before
+        plan.entries_removed += len(new.entry_lines) if new is not None else 0
+        plan.entries_restored += len(old.entry_lines) if old is not None else 0
         return
     deleted: set[int] = set()
     inserts: dict[int, list[str]] = {}

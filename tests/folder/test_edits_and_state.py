@@ -60,7 +60,7 @@ def test_deleted_file_is_recorded(memory_repo: MemoryRepo) -> None:
 def test_auto_commit_off_refuses_and_names_files(tmp_path: Path) -> None:
     repo = MemoryRepo.init(tmp_path / "m", config=LocalConfig(auto_commit_user_edits=False))
     (repo.root / "MEMORY.md").write_text("# Memory\n\n- edited\n\n## Index\n")
-    with pytest.raises(DirtyWorktree, match="MEMORY.md") as caught:
+    with pytest.raises(DirtyWorktree, match=r"MEMORY\.md") as caught:
         repo.remember("Agent fact")
     assert caught.value.paths == ("MEMORY.md",)
     assert (repo.root / "MEMORY.md").read_text() == "# Memory\n\n- edited\n\n## Index\n"
@@ -68,7 +68,7 @@ def test_auto_commit_off_refuses_and_names_files(tmp_path: Path) -> None:
 
 def test_secret_in_a_user_edit_is_not_committed(memory_repo: MemoryRepo, git: Git) -> None:
     (memory_repo.root / "keys.md").write_text("# Keys\n\n- aws AKIAIOSFODNN7EXAMPLE\n")
-    with pytest.raises(SecretInEdit, match="keys.md:3"):
+    with pytest.raises(SecretInEdit, match=r"keys\.md:3"):
         memory_repo.remember("Agent fact")
     assert commit_count(git, memory_repo.root) == 1
     assert (memory_repo.root / "keys.md").exists()
@@ -151,3 +151,35 @@ def test_invalid_utf8_file_blocks_only_itself(memory_repo: MemoryRepo, git: Git)
     assert memory_repo.remember("Other fact").written
     report = memory_repo.lint()
     assert any(p.kind == "encoding" and p.path == "latin1.md" for p in report.problems)
+
+
+def test_main_missing_names_the_other_branch(memory_repo: MemoryRepo, git: Git) -> None:
+    memory_repo.remember("A fact on main")
+    git(memory_repo.root, "branch", "keep")
+    git(memory_repo.root, "checkout", "-q", "keep")
+    git(memory_repo.root, "branch", "-D", "main")
+    git(memory_repo.root, "symbolic-ref", "HEAD", "refs/heads/main")
+    reopened = MemoryRepo.open(memory_repo.root)
+    with pytest.raises(RepoStateError, match="git branch main keep"):
+        reopened.remember("Another fact")
+    with pytest.raises(RepoStateError, match="main is missing"):
+        MemoryRepo.init(memory_repo.root)
+    assert git(memory_repo.root, "log", "--format=%s", "keep").splitlines()[0] == (
+        "Remember: A fact on main"
+    )
+
+
+def test_bad_path_is_an_error_even_when_text_would_be_skipped(memory_repo: MemoryRepo) -> None:
+    with pytest.raises(PathOutsideRoot):
+        memory_repo.remember("hi", file="../x")
+
+
+def test_stale_ref_lock_of_a_killed_writer_is_cleared(memory_repo: MemoryRepo, git: Git) -> None:
+    """What a SIGKILL between the journal and the ref update leaves behind."""
+    store = memory_repo.folder.store
+    parent = store.main_commit()
+    assert parent is not None
+    store._write_journal(str(parent.id), str(parent.id), {})
+    (Path(memory_repo.folder.repo.path) / "refs/heads/main.lock").write_text("")
+    assert memory_repo.remember("written after the stale lock").written
+    assert git(memory_repo.root, "status", "--porcelain") == ""

@@ -76,10 +76,11 @@ def test_killed_writers_leave_old_or_new_state(memory_repo: MemoryRepo, git: Git
     git(root, "fsck")
     repository = pygit2.Repository(str(root))
     for commit in repository.walk(repository.head.target):
-        blob = commit.tree["MEMORY.md"] if "MEMORY.md" in commit.tree else None
-        assert blob is not None
+        assert "MEMORY.md" in commit.tree
         if "topic.md" in commit.tree:
-            data = repository[commit.tree["topic.md"].id].data
+            blob = repository[commit.tree["topic.md"].id]
+            assert isinstance(blob, pygit2.Blob)
+            data = blob.data
             doc = parse(data, "topic.md")
             assert data.endswith(b"\n")
             assert all(e.metadata.get("by") == "agent" for e in doc.entries)

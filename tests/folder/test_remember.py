@@ -89,7 +89,9 @@ def test_agent_never_replaces_a_user_line(repo: MemoryRepo, git: Git) -> None:
 
 def test_hand_written_line_counts_as_user(repo: MemoryRepo, git: Git) -> None:
     path = repo.root / "MEMORY.md"
-    path.write_text(path.read_text().replace("## Index", "- Lives in Lyon [subject: city]\n\n## Index"))
+    path.write_text(
+        path.read_text().replace("## Index", "- Lives in Lyon [subject: city]\n\n## Index")
+    )
     result = repo.remember("Lives in Paris", subject="city")
     assert result.reason == "outranked"
     assert "Lives in Lyon" in path.read_text()
@@ -219,9 +221,7 @@ def test_log_reads_trailers_and_filters_by_path(repo: MemoryRepo) -> None:
     assert [c.origin for c in log] == ["remember", "remember", "init"]
     assert log[0].task == "task-9"
     assert log[0].by == "agent"
-    assert [c.summary for c in repo.log(path="workspaces/w1.md")] == [
-        "Remember: Workspace fact"
-    ]
+    assert [c.summary for c in repo.log(path="workspaces/w1.md")] == ["Remember: Workspace fact"]
     assert len(repo.log(limit=1)) == 1
 
 
@@ -237,7 +237,5 @@ def test_git_cli_commits_by_hand_are_followed(repo: MemoryRepo, git: Git) -> Non
 
 def test_status_is_clean_for_the_git_cli_too(repo: MemoryRepo) -> None:
     repo.remember("x fact one")
-    out = subprocess.run(
-        ["git", "-C", str(repo.root), "diff", "--quiet", "HEAD"], check=False
-    )
+    out = subprocess.run(["git", "-C", str(repo.root), "diff", "--quiet", "HEAD"], check=False)
     assert out.returncode == 0

@@ -141,3 +141,12 @@ def test_undo_unknown_commit(memory_repo: MemoryRepo) -> None:
 def test_undo_initial_commit_refused(memory_repo: MemoryRepo) -> None:
     with pytest.raises(NothingToUndo):
         memory_repo.undo("HEAD")
+
+
+def test_redo_of_a_removed_file_counts_its_entries(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Deploys via staging", workspace="Web shop")
+    first = memory_repo.undo()
+    assert first.entries_removed == 1
+    again = memory_repo.undo(first.commit)
+    assert again.entries_restored == 1
+    assert texts(memory_repo) == ["Deploys via staging"]

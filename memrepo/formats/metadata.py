@@ -1,0 +1,129 @@
+"""The one-line entry grammar: ``- text [key: value; key: value]``.
+
+Only the last bracket group of a line is metadata, and only when
+
+* it ends the line (trailing whitespace allowed) and is not the end of a ``[[link]]``,
+* it holds no other bracket and is not blank,
+* every ``;``-separated part is ``key: value``: the key matches ``[A-Za-z][A-Za-z0-9_-]*``,
+  the colon is followed by whitespace or ends the part (so ``[http://x]`` stays text).
+  Values may be empty (``[key:]``); whitespace around keys and values is not kept.
+
+Anything else leaves the whole body as text. These checks use ``rfind``/``split`` rather
+than one big regex, so a 10 MB line costs linear time.
+
+Values never hold ``;``, ``[`` or ``]``: they are written ``%3B``, ``%5B``, ``%5D`` and ``%``
+as ``%25``. Decoding turns exactly those four codes back (case-insensitive) and leaves any
+other ``%`` sequence alone, so hand-written values such as ``50%`` survive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from memrepo.formats.lines import LINE_BREAKS, one_line
+
+__all__ = [
+    "KEY_PATTERN",
+    "escape_value",
+    "format_entry",
+    "parse_metadata",
+    "split_metadata",
+    "unescape_value",
+]
+
+#: Grammar of a metadata key.
+KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+_ESCAPE = str.maketrans(
+    {"%": "%25", ";": "%3B", "[": "%5B", "]": "%5D", **dict.fromkeys(LINE_BREAKS, " ")}
+)
+_CODE = re.compile(r"%(25|3[Bb]|5[Bb]|5[Dd])")
+_DECODED = {"25": "%", "3B": ";", "5B": "[", "5D": "]"}
+
+PART_NOT_KEY_VALUE = "metadata-like group has a part that is not key: value"
+REPEATED_KEY = "metadata group repeats a key; the last value wins"
+_KEYS_SEEN: set[str] = set()
+
+
+def escape_value(value: str) -> str:
+    """Encode ``%``, ``;``, ``[``, ``]`` and turn line breaks into spaces."""
+    return value.translate(_ESCAPE)
+
+
+def unescape_value(value: str) -> str:
+    """Decode ``%25``, ``%3B``, ``%5B``, ``%5D`` (any case) and nothing else."""
+    if "%" not in value:
+        return value
+    return _CODE.sub(lambda m: _DECODED[m.group(1).upper()], value)
+
+
+def _is_key(key: str) -> bool:
+    """Whether ``key`` matches the key grammar; the few keys in use are remembered."""
+    if key in _KEYS_SEEN:
+        return True
+    if not KEY_PATTERN.fullmatch(key):
+        return False
+    if len(_KEYS_SEEN) < 1024:  # bounded: keys are open, but a memory uses a handful
+        _KEYS_SEEN.add(key)
+    return True
+
+
+def parse_metadata(body: str) -> tuple[str, dict[str, str], str | None]:
+    """Split ``body`` into text, metadata and a problem message (or ``None``).
+
+    The problem names a trailing group that looks like metadata but breaks the grammar,
+    or a key given twice; the line still reads (as text, or with the last value winning).
+    This runs once per bullet of every file read, hence the plain string methods.
+    """
+    stripped = body.rstrip()
+    start = stripped.rfind("[") if stripped.endswith("]") else -1
+    if start < 0:
+        return stripped.lstrip(), {}, None
+    inner = stripped[start + 1 : -1]
+    if "]" in inner or not inner.strip() or (start and stripped[start - 1] == "["):
+        return stripped.lstrip(), {}, None  # nested, blank, or the end of a "[[link]]"
+    metadata: dict[str, str] = {}
+    bad = repeated = False
+    for part in inner.split(";"):
+        key, colon, rest = part.partition(":")
+        key = key.strip()
+        if not colon or (rest and not rest[0].isspace()) or not _is_key(key):
+            bad = True
+            continue
+        value = rest.strip()
+        repeated = repeated or key in metadata
+        metadata[key] = unescape_value(value) if "%" in value else value
+    if bad:
+        return stripped.lstrip(), {}, PART_NOT_KEY_VALUE if metadata else None
+    return stripped[:start].strip(), metadata, REPEATED_KEY if repeated else None
+
+
+def split_metadata(body: str) -> tuple[str, dict[str, str]]:
+    """Split the text of a bullet (after its marker) into ``(text, metadata)``.
+
+    ``metadata`` is ``{}`` when the line has no metadata group; values are decoded.
+    """
+    text, metadata, _ = parse_metadata(body)
+    return text, metadata
+
+
+def format_entry(text: str, metadata: Mapping[str, str]) -> str:
+    """Write one entry line (without its ending): ``- text [k: v; k2: v2]``.
+
+    Text and values are made one line (every line-break character becomes a space) and
+    stripped; that is the only change a read gives back. ``metadata`` must not be empty:
+    every machine-written line carries a group, so text a caller supplies can never be
+    read back as metadata. Raises ``ValueError`` for an empty mapping or a bad key.
+    """
+    if not metadata:
+        raise ValueError("an entry written by memrepo needs at least one metadata key")
+    parts = []
+    for key, value in metadata.items():
+        if not KEY_PATTERN.fullmatch(key):
+            raise ValueError(f"metadata key {key!r} does not match [A-Za-z][A-Za-z0-9_-]*")
+        escaped = escape_value(value).strip()
+        parts.append(f"{key}: {escaped}" if escaped else f"{key}:")
+    body = one_line(text)
+    group = "[" + "; ".join(parts) + "]"
+    return f"- {body} {group}" if body else f"- {group}"

@@ -1,0 +1,74 @@
+"""Shared fixtures: git isolated from the machine, a fresh memory repo, the real git CLI.
+
+Isolation follows pygit2's own suite: libgit2 reads config from search paths fixed when
+it loads, so those are pointed at an empty home as well as the environment the `git` CLI
+reads. No test sees the developer's ~/.gitconfig, hooks or signing setup.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from memrepo import MemoryRepo
+
+Git = Callable[..., str]
+
+_CONFIG_LEVELS = (
+    pygit2.enums.ConfigLevel.GLOBAL,
+    pygit2.enums.ConfigLevel.XDG,
+    pygit2.enums.ConfigLevel.SYSTEM,
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_git(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """An empty HOME and global git config, fixed identities, for the whole session."""
+    home = tmp_path_factory.mktemp("home")
+    global_config = home / ".gitconfig"
+    global_config.write_text("")
+    saved = {level: pygit2.settings.search_path[level] for level in _CONFIG_LEVELS}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        mp.setenv("GIT_CONFIG_GLOBAL", str(global_config))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_AUTHOR_NAME", "Test User")
+        mp.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+        mp.setenv("GIT_COMMITTER_NAME", "Test User")
+        mp.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+        # Set by git hooks and some shells; they would point git at another repository.
+        for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "MEMREPO_REPO"):
+            mp.delenv(name, raising=False)
+        for level in _CONFIG_LEVELS:
+            pygit2.settings.search_path[level] = str(home)
+        try:
+            yield home
+        finally:
+            for level, value in saved.items():
+                pygit2.settings.search_path[level] = value
+
+
+@pytest.fixture
+def memory_repo(tmp_path: Path) -> MemoryRepo:
+    """A new memory repo at `tmp_path / "mem"`."""
+    return MemoryRepo.init(tmp_path / "mem")
+
+
+@pytest.fixture
+def git() -> Git:
+    """Run the real `git` CLI in a repository and return its stdout."""
+
+    def run(repo_path: str | Path, *args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(repo_path), *args],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    return run

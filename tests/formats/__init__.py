@@ -1,0 +1,1 @@
+"""Tests of memrepo.formats: golden files and properties of the file format."""

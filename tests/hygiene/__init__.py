@@ -1,0 +1,1 @@
+"""Tests for memrepo.hygiene: the screening every producer shares."""

@@ -1,0 +1,73 @@
+"""The layering of DESIGN §1, checked on the source so a reach upwards fails a test."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import memrepo
+
+PACKAGE = Path(memrepo.__file__).parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def ours(modules: set[str]) -> set[str]:
+    return {m for m in modules if m == "memrepo" or m.startswith("memrepo.")}
+
+
+def test_formats_and_hygiene_import_nothing_above_them() -> None:
+    for layer, allowed in (("formats", {"memrepo.errors"}), ("hygiene", set())):
+        for path in (PACKAGE / layer).rglob("*.py"):
+            reached = {
+                m
+                for m in ours(imported_modules(path))
+                if not m.startswith(f"memrepo.{layer}") and m not in allowed
+            }
+            assert reached == set(), f"{path.relative_to(PACKAGE)} imports {reached}"
+
+
+def test_no_library_module_imports_the_cli() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        if path.name in ("cli.py", "demo.py", "__main__.py"):
+            continue
+        assert "memrepo.cli" not in imported_modules(path), path
+
+
+def test_only_the_folder_layer_imports_pygit2() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith("folder/"):
+            continue
+        assert "pygit2" not in imported_modules(path), relative
+
+
+def test_public_names_are_sorted_and_importable() -> None:
+    assert memrepo.__all__ == sorted(memrepo.__all__)
+    for name in memrepo.__all__:
+        assert getattr(memrepo, name) is not None
+
+
+def test_every_error_derives_from_memrepo_error() -> None:
+    from memrepo import errors
+
+    classes = [
+        obj
+        for obj in vars(errors).values()
+        if isinstance(obj, type)
+        and issubclass(obj, Exception)
+        and obj.__module__ == errors.__name__
+    ]
+    assert len(classes) >= 10
+    for cls in classes:
+        assert issubclass(cls, errors.MemrepoError), cls
+        assert cls.__name__ in (errors.__doc__ or ""), f"{cls.__name__} missing from the tree"
