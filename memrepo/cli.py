@@ -18,8 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from memrepo.engine import BY_VALUES, MemoryRepo
-from memrepo.errors import EntryNotFound, MemrepoError
-from memrepo.folder.paths import normalize_target
+from memrepo.errors import MemrepoError
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -367,22 +366,13 @@ def _lint_line(problem: LintProblem) -> str:
 def _show(args: argparse.Namespace) -> int:
     if args.path is None or args.json:
         return _entries(args)
-    repo = _open(args)
-    relative = normalize_target(repo.root, args.path)
-    try:
-        text = (repo.root / relative).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise EntryNotFound(args.path, "no such file in the memory repo") from None
-    except UnicodeDecodeError as exc:
-        raise MemrepoError(f"{relative}: not valid UTF-8 ({exc.reason})") from exc
-    sys.stdout.write(text)
+    sys.stdout.write(_open(args).read_text(args.path))
     return 0
 
 
 def _entries(args: argparse.Namespace) -> int:
     repo = _open(args)
-    path = normalize_target(repo.root, args.path) if args.path else None
-    entries = repo.entries(path)
+    entries = repo.entries(args.path)
     if args.json:
         _print_json(entries)
     elif not entries:

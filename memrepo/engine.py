@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig
-from memrepo.errors import InvalidArgument
+from memrepo.errors import EntryNotFound, InvalidArgument, InvalidUtf8
 from memrepo.folder.lint import lint_folder
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite, MemoryFolder
@@ -162,7 +162,19 @@ class MemoryRepo:
 
     def entries(self, path: str | None = None) -> list[EntryView]:
         """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""
-        return self.folder.entries(path)
+        return self.folder.entries(normalize_target(self.root, path) if path else None)
+
+    def read_text(self, path: str) -> str:
+        """A memory file as it is in the working tree (what a person sees in an editor)."""
+        relative = normalize_target(self.root, path)
+        try:
+            data = (self.root / relative).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            raise EntryNotFound(path, "no such file in the memory repo") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidUtf8(relative, exc.start) from exc
 
     def status(self) -> WorktreeStatus:
         """Edits people left uncommitted."""

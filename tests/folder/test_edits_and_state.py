@@ -183,3 +183,13 @@ def test_stale_ref_lock_of_a_killed_writer_is_cleared(memory_repo: MemoryRepo, g
     (Path(memory_repo.folder.repo.path) / "refs/heads/main.lock").write_text("")
     assert memory_repo.remember("written after the stale lock").written
     assert git(memory_repo.root, "status", "--porcelain") == ""
+
+
+def test_binary_and_huge_files_in_the_folder(memory_repo: MemoryRepo) -> None:
+    (memory_repo.root / "photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    (memory_repo.root / "huge.md").write_bytes(b"- big line\n" * 600_000)
+    assert memory_repo.remember("Writes still work").written
+    found = {(p.kind, p.path) for p in memory_repo.lint().problems}
+    assert ("binary", "photo.md") in found
+    assert ("too_large", "huge.md") in found
+    assert [e.text for e in memory_repo.entries("MEMORY.md")] == ["Writes still work"]

@@ -150,3 +150,16 @@ def test_redo_of_a_removed_file_counts_its_entries(memory_repo: MemoryRepo) -> N
     again = memory_repo.undo(first.commit)
     assert again.entries_restored == 1
     assert texts(memory_repo) == ["Deploys via staging"]
+
+
+def test_undo_a_hand_commit_of_a_title_keeps_later_entries(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    path = memory_repo.root / "MEMORY.md"
+    path.write_text(path.read_text().replace("# Memory", "# Our team memory"))
+    git(memory_repo.root, "commit", "-qam", "rename the title")
+    hand = git(memory_repo.root, "rev-parse", "HEAD").strip()
+    memory_repo.remember("Fact after the rename")
+    memory_repo.undo(hand)
+    assert path.read_text().startswith("# Memory\n")
+    assert texts(memory_repo) == ["Fact after the rename"]
