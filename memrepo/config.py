@@ -9,12 +9,34 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memrepo.errors import MemrepoError
 
 CONFIG_NAME = "config.json"
+
+
+PrivacyMode = Literal["normal", "strict", "disabled"]
+
+
+class WorkspaceSettings(BaseModel):
+    """Memory settings of one workspace (reference §3, policy).
+
+    Memory off (`enabled = false` or privacy `disabled`) blocks what the agent would learn
+    on its own but still records what the user explicitly states; `strict` keeps every
+    fact of the workspace private, in memory_items, out of the shared folder.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    enabled: bool = True
+    privacy: PrivacyMode = "normal"
+
+    @property
+    def memory_on(self) -> bool:
+        return self.enabled and self.privacy != "disabled"
 
 
 class LocalConfig(BaseModel):
@@ -24,6 +46,14 @@ class LocalConfig(BaseModel):
 
     auto_commit_user_edits: bool = True
     lock_timeout_seconds: float = 30.0
+    store_busy_timeout_seconds: float = 5.0
+    workspaces: dict[str, WorkspaceSettings] = Field(default_factory=dict)
+
+    def workspace(self, key: str | None) -> WorkspaceSettings:
+        """The settings of a workspace (by slug); defaults when never set or no workspace."""
+        if not key:
+            return WorkspaceSettings()
+        return self.workspaces.get(key, WorkspaceSettings())
 
 
 def load_config(state_dir: Path) -> LocalConfig:

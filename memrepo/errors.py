@@ -15,6 +15,10 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- LockTimeout                 another writer held the write lock for too long
     +-- SecretInEdit                an uncommitted edit holds a secret
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
+    +-- StoreError                  the memory_items database cannot be used
+        +-- StoreBusy               another process held the database too long
+        +-- StoreCorrupt            the file is not a readable SQLite database (left as is)
+        +-- SchemaTooNew            written by a newer memrepo; never downgraded
 
 Each error carries the context a caller needs (path, commit, ref) as attributes and a
 message that says what happened and how to fix it.
@@ -134,3 +138,23 @@ class SecretInEdit(MemrepoError):
 
 class InvalidArgument(MemrepoError, ValueError):
     """A caller passed a value memrepo cannot store (a bad `by`, a malformed date, ...)."""
+
+
+class StoreError(MemrepoError):
+    """The memory_items database cannot be used; the message names the file."""
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class StoreBusy(StoreError):
+    """Another process kept the database locked longer than the bounded wait."""
+
+
+class StoreCorrupt(StoreError):
+    """The database file is damaged or not SQLite; memrepo leaves it untouched."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer memrepo; opening it here would damage it."""

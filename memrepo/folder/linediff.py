@@ -29,43 +29,40 @@ class Hunk:
     b2: int
 
 
-@dataclass(frozen=True, slots=True)
 class FileVersion:
-    """One version of a file, split into raw lines (text + ending) with entry keys."""
+    """One version of a file as raw lines (text + ending); entry keys decoded on demand."""
 
-    raw: list[str]
-    texts: list[str]
-    keys: list[Key | None]
-    entry_lines: frozenset[int]
-    bom: bool
+    __slots__ = ("bom", "doc", "entry_lines", "raw")
+
+    def __init__(self, doc: Document | None) -> None:
+        self.doc = doc
+        self.bom = doc.bom if doc is not None else False
+        self.raw = [line.text + line.ending for line in doc.lines] if doc is not None else []
+        self.entry_lines = frozenset(doc.entry_line_numbers) if doc is not None else frozenset()
 
     @classmethod
     def of(cls, data: bytes | None, path: str) -> FileVersion | None:
         """Parse `data`; None when it is not a readable markdown file (caller falls back)."""
         if data is None:
-            return cls([], [], [], frozenset(), False)
+            return cls(None)
         if not path.endswith(".md"):
             return None
         try:
-            doc = parse(data, path)
+            return cls(parse(data, path))
         except FormatError:
             return None
-        return cls.of_document(doc)
 
-    @classmethod
-    def of_document(cls, doc: Document) -> FileVersion:
-        entry_ids = {e.line_no: e.id for e in doc.entries}
-        texts = [line.text for line in doc.lines]
-        keys: list[Key | None] = []
-        for number, text in enumerate(texts):
-            if number in entry_ids:
-                keys.append(("entry", entry_ids[number]))
-            elif text.strip():
-                keys.append(("line", text.strip()))
-            else:
-                keys.append(None)
-        raw = [line.text + line.ending for line in doc.lines]
-        return cls(raw, texts, keys, frozenset(entry_ids), doc.bom)
+    def text(self, line_no: int) -> str:
+        return self.raw[line_no].rstrip("\r\n")
+
+    def key(self, line_no: int) -> Key | None:
+        """("entry", id) for an entry, ("line", text) for another non-blank line."""
+        if line_no in self.entry_lines and self.doc is not None:
+            entry = self.doc.entry_at(line_no)
+            if entry is not None:
+                return ("entry", entry.id)
+        text = self.text(line_no).strip()
+        return ("line", text) if text else None
 
     def to_bytes(self, lines: list[str]) -> bytes:
         return ("\ufeff" if self.bom else "").encode() + "".join(lines).encode("utf-8")
@@ -94,6 +91,7 @@ def touched_keys(old: FileVersion | None, new: FileVersion | None) -> set[Key]:
         return {("file", "")}
     keys: set[Key] = set()
     for hunk in hunks(old.raw, new.raw):
-        keys.update(k for k in old.keys[hunk.a1 : hunk.a2] if k is not None)
-        keys.update(k for k in new.keys[hunk.b1 : hunk.b2] if k is not None)
+        found = [old.key(i) for i in range(hunk.a1, hunk.a2)]
+        found += [new.key(j) for j in range(hunk.b1, hunk.b2)]
+        keys.update(k for k in found if k is not None)
     return keys

@@ -175,8 +175,8 @@ def _find(
     path: str,
 ) -> int | None:
     """Where line j of the commit's version is in the current file; raises if gone."""
-    found = _nearest(now, new.raw[j], new.texts[j], j, taken)
-    if found is None and new.texts[j].strip():
+    found = _nearest(now, new.raw[j], new.text(j), j, taken)
+    if found is None and new.text(j).strip():
         raise UndoConflict(str(target.id), [], f"{path} line {j + 1} is no longer there")
     return found  # a blank line someone already removed needs no undo
 
@@ -185,7 +185,7 @@ def _nearest(now: FileVersion, raw: str, text: str, near: int, taken: set[int]) 
     """Index of the matching line closest to `near` (exact bytes first, then text)."""
     for exact in (True, False):
         best: int | None = None
-        for i, candidate in enumerate(now.raw if exact else now.texts):
+        for i, candidate in enumerate(now.raw if exact else map(now.text, range(len(now.raw)))):
             if i in taken or candidate != (raw if exact else text):
                 continue
             if best is None or abs(i - near) < abs(best - near):
@@ -204,11 +204,11 @@ def _restore_position(
     if located:
         return min(located)
     if hunk.b1 > 0:
-        anchor = _nearest(now, new.raw[hunk.b1 - 1], new.texts[hunk.b1 - 1], hunk.b1 - 1, set())
+        anchor = _nearest(now, new.raw[hunk.b1 - 1], new.text(hunk.b1 - 1), hunk.b1 - 1, set())
         if anchor is not None:
             return anchor + 1
     if hunk.b1 < len(new.raw):
-        anchor = _nearest(now, new.raw[hunk.b1], new.texts[hunk.b1], hunk.b1, set())
+        anchor = _nearest(now, new.raw[hunk.b1], new.text(hunk.b1), hunk.b1, set())
         if anchor is not None:
             return anchor
     return len(now.raw) if hunk.b1 > 0 else 0

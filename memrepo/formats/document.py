@@ -100,6 +100,18 @@ class Document:
         """Where the entries are, without decoding them (what a folder-wide scan needs)."""
         return tuple(self._layout.entry_lines)
 
+    def entry_at(self, line_no: int) -> Entry | None:
+        """The entry on one line, decoding only that line (None when it is not an entry).
+
+        Diffs look at the few lines a commit touched; decoding the whole file for them
+        would cost more than the rest of an undo.
+        """
+        if self._entries is not None:
+            return next((e for e in self._entries if e.line_no == line_no), None)
+        if line_no not in self._layout.entry_lines:
+            return None
+        return _entry(line_no, self._texts[line_no], [])
+
     @property
     def problems(self) -> list[Problem]:
         """What reads, but probably not as meant, in line order."""

@@ -1,4 +1,4 @@
-"""Public models: what the API returns and what `--json` prints.
+"""Models of the memory folder: write results, entries, commits, lint.
 
 They are pydantic models so results validate at the boundary and serialize the same way
 for the CLI, the MCP server and a host application.
@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 By = Literal["user", "agent", "dream", "import"]
-WriteAction = Literal["inserted", "reinforced", "superseded"]
+WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
 SkipReason = Literal[
     "empty",
     "too_short",
@@ -21,6 +21,9 @@ SkipReason = Literal[
     "secret_only",
     "no_memory",
     "outranked",
+    "memory_disabled",
+    "invalid_scope",
+    "third_party_scope",
 ]
 
 
@@ -29,9 +32,14 @@ class _Frozen(BaseModel):
 
 
 class WriteResult(_Frozen):
-    """What `remember` did: written (inserted, reinforced, superseded) or skipped, and why."""
+    """What `remember` did: written (inserted, reinforced, superseded, updated) or skipped.
+
+    `store` says where it went: the folder (a commit) or memory_items (a `memory:` ref,
+    never a commit: contact, task and private facts stay out of git).
+    """
 
     status: Literal["written", "skipped"]
+    store: Literal["folder", "items"] = "folder"
     action: WriteAction | None = None
     reason: SkipReason | None = None
     ref: str | None = None

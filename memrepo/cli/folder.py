@@ -1,24 +1,21 @@
-"""The `memrepo` command: a thin adapter over `MemoryRepo`.
-
-Each command parses its arguments, calls one public method, and prints the result as
-human text or, with `--json`, as the result model's JSON. A `MemrepoError` becomes one
-line on stderr and exit code 1; argparse usage errors exit 2. The rules live in the
-library, never here.
-"""
+"""Commands over the memory folder: init, remember, forget, log, undo, status, lint, show."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel
-
+from memrepo.cli._common import (
+    SHORT,
+    Subparsers,
+    command,
+    count,
+    open_repo,
+    print_json,
+    repo_path,
+)
 from memrepo.engine import BY_VALUES, MemoryRepo
-from memrepo.errors import MemrepoError
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -30,100 +27,26 @@ from memrepo.models import (
     WriteResult,
 )
 
-ENV_REPO = "MEMREPO_REPO"
-DEFAULT_REPO = "~/agent-memory"
-_SHORT = 10
 
-Handler = Callable[[argparse.Namespace], int]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one `memrepo` command; returns the process exit code."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse exits for --help (0) and usage errors (2)
-        return exc.code if isinstance(exc.code, int) else 2
-    handler: Handler = args.handler
-    try:
-        return handler(args)
-    except MemrepoError as exc:
-        print(f"memrepo: {exc}", file=sys.stderr)
-        return 1
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    for add in (
+        _add_init,
+        _add_remember,
+        _add_forget,
+        _add_log,
+        _add_undo,
+        _add_status,
+        _add_lint,
+        _add_show,
+        _add_entries,
+        _add_demo,
+    ):
+        add(commands)
 
 
-# --- parser ----------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every command (also used to check the help texts)."""
-    parser = argparse.ArgumentParser(
-        prog="memrepo",
-        description="A git-native manager for an AI agent's long-term memory: markdown "
-        "files in a git repository, every write one commit, every commit undoable.",
-        epilog=_examples(
-            "memrepo init",
-            'memrepo remember "Prefers pnpm over npm"',
-            "memrepo --repo ~/work-memory log --limit 5",
-            "memrepo demo",
-        )
-        + f"\n\nThe memory repo is --repo, else ${ENV_REPO}, else {DEFAULT_REPO}.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--repo", metavar="PATH", default=None, help=_REPO_HELP)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    _add_init(commands)
-    _add_remember(commands)
-    _add_forget(commands)
-    _add_log(commands)
-    _add_undo(commands)
-    _add_status(commands)
-    _add_lint(commands)
-    _add_show(commands)
-    _add_entries(commands)
-    _add_demo(commands)
-    return parser
-
-
-_REPO_HELP = f"the memory repo (default: ${ENV_REPO}, else {DEFAULT_REPO})"
-
-# `--repo` may also follow the subcommand. SUPPRESS keeps a subcommand that was not given
-# --repo from overwriting the value parsed before it.
-_REPO_AFTER = argparse.ArgumentParser(add_help=False)
-_REPO_AFTER.add_argument("--repo", metavar="PATH", default=argparse.SUPPRESS, help=_REPO_HELP)
-
-_JSON = argparse.ArgumentParser(add_help=False)
-_JSON.add_argument("--json", action="store_true", help="print the result as JSON")
-
-
-def _examples(*lines: str) -> str:
-    return "Example:\n" + "\n".join(f"  {line}" for line in lines)
-
-
-def _command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    handler: Handler,
-    summary: str,
-    examples: Sequence[str],
-    *,
-    json_output: bool = True,
-) -> argparse.ArgumentParser:
-    parents = [_REPO_AFTER, _JSON] if json_output else [_REPO_AFTER]
-    sub = commands.add_parser(
-        name,
-        help=summary,
-        description=summary,
-        epilog=_examples(*examples),
-        parents=parents,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub.set_defaults(handler=handler)
-    return sub
-
-
-def _add_init(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_init(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "init",
         _init,
@@ -134,8 +57,8 @@ def _add_init(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument("path", nargs="?", metavar="PATH", help="where (default: the memory repo)")
 
 
-def _add_remember(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_remember(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "remember",
         _remember,
@@ -161,8 +84,8 @@ def _add_remember(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     sub.add_argument("--expires", metavar="YYYY-MM-DD", help="date the fact stops being true")
 
 
-def _add_forget(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_forget(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "forget",
         _forget,
@@ -172,8 +95,8 @@ def _add_forget(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     sub.add_argument("ref", metavar="REF", help="entry ref, folder:<path>#<id>")
 
 
-def _add_log(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_log(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "log",
         _log,
@@ -184,8 +107,8 @@ def _add_log(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     sub.add_argument("--path", metavar="P", help="only commits that touched P")
 
 
-def _add_undo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_undo(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "undo",
         _undo,
@@ -195,8 +118,8 @@ def _add_undo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument("commit", nargs="?", metavar="COMMIT", help="commit to reverse")
 
 
-def _add_status(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    _command(
+def _add_status(commands: Subparsers) -> None:
+    command(
         commands,
         "status",
         _status,
@@ -205,8 +128,8 @@ def _add_status(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
 
 
-def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    _command(
+def _add_lint(commands: Subparsers) -> None:
+    command(
         commands,
         "lint",
         _lint,
@@ -215,8 +138,8 @@ def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
-def _add_show(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_show(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "show",
         _show,
@@ -226,8 +149,8 @@ def _add_show(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument("path", nargs="?", metavar="PATH", help="a file, relative to the root")
 
 
-def _add_entries(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_entries(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "entries",
         _entries,
@@ -237,8 +160,8 @@ def _add_entries(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sub.add_argument("path", nargs="?", metavar="PATH", help="a file, relative to the root")
 
 
-def _add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub = _command(
+def _add_demo(commands: Subparsers) -> None:
+    sub = command(
         commands,
         "demo",
         _demo,
@@ -249,18 +172,15 @@ def _add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument("--keep", action="store_true", help="keep the temporary repo")
 
 
-# --- commands --------------------------------------------------------------------------
-
-
 def _init(args: argparse.Namespace) -> int:
-    path = Path(args.path).expanduser() if args.path else _repo_path(args)
+    path = Path(args.path).expanduser() if args.path else repo_path(args)
     repo = MemoryRepo.init(path)
     print(f"memory repo ready at {repo.root}")
     return 0
 
 
 def _remember(args: argparse.Namespace) -> int:
-    result = _open(args).remember(
+    result = open_repo(args).remember(
         args.text,
         file=args.file,
         workspace=args.workspace,
@@ -271,7 +191,7 @@ def _remember(args: argparse.Namespace) -> int:
         expires=args.expires,
     )
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         print(_describe_write(result))
     return 0
@@ -281,7 +201,7 @@ def _describe_write(result: WriteResult) -> str:
     if result.status == "skipped":
         by = f" by {result.ref}" if result.ref else ""
         return f"skipped: {result.reason}{by}"
-    commit = f"commit {result.commit[:_SHORT]}" if result.commit else "no new commit"
+    commit = f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"
     notes = [commit]
     if result.redacted:
         notes.append(f"redacted: {', '.join(result.redacted)}")
@@ -291,18 +211,18 @@ def _describe_write(result: WriteResult) -> str:
 
 
 def _forget(args: argparse.Namespace) -> int:
-    result: ForgetResult = _open(args).forget(args.ref)
+    result: ForgetResult = open_repo(args).forget(args.ref)
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
-        print(f"forgot {result.ref}: {result.text} (commit {result.commit[:_SHORT]})")
+        print(f"forgot {result.ref}: {result.text} (commit {result.commit[:SHORT]})")
     return 0
 
 
 def _log(args: argparse.Namespace) -> int:
-    commits = _open(args).log(limit=args.limit, path=args.path)
+    commits = open_repo(args).log(limit=args.limit, path=args.path)
     if args.json:
-        _print_json(commits)
+        print_json(commits)
     else:
         for commit in commits:
             print(_log_line(commit))
@@ -312,26 +232,26 @@ def _log(args: argparse.Namespace) -> int:
 def _log_line(commit: CommitInfo) -> str:
     when = commit.time.strftime("%Y-%m-%d %H:%M")
     who = f"{commit.origin or 'git'}/{commit.by or '-'}"
-    return f"{commit.id[:_SHORT]} {when} {who} {commit.summary}"
+    return f"{commit.id[:SHORT]} {when} {who} {commit.summary}"
 
 
 def _undo(args: argparse.Namespace) -> int:
-    result: UndoResult = _open(args).undo(args.commit)
+    result: UndoResult = open_repo(args).undo(args.commit)
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         print(
-            f"undid {result.undone[:_SHORT]} (commit {result.commit[:_SHORT]}): "
-            f"{_count(result.entries_removed, 'entry', 'entries')} removed, "
+            f"undid {result.undone[:SHORT]} (commit {result.commit[:SHORT]}): "
+            f"{count(result.entries_removed, 'entry', 'entries')} removed, "
             f"{result.entries_restored} restored in {', '.join(result.paths) or 'no files'}"
         )
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
-    status: WorktreeStatus = _open(args).status()
+    status: WorktreeStatus = open_repo(args).status()
     if args.json:
-        _print_json(status)
+        print_json(status)
     elif status.clean:
         print("clean: no uncommitted edits")
     else:
@@ -347,9 +267,9 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    report: LintReport = _open(args).lint()
+    report: LintReport = open_repo(args).lint()
     if args.json:
-        _print_json(report)
+        print_json(report)
     elif not report.problems:
         print("no problems")
     else:
@@ -366,15 +286,15 @@ def _lint_line(problem: LintProblem) -> str:
 def _show(args: argparse.Namespace) -> int:
     if args.path is None or args.json:
         return _entries(args)
-    sys.stdout.write(_open(args).read_text(args.path))
+    sys.stdout.write(open_repo(args).read_text(args.path))
     return 0
 
 
 def _entries(args: argparse.Namespace) -> int:
-    repo = _open(args)
+    repo = open_repo(args)
     entries = repo.entries(args.path)
     if args.json:
-        _print_json(entries)
+        print_json(entries)
     elif not entries:
         print("no entries")
     else:
@@ -394,27 +314,3 @@ def _demo(args: argparse.Namespace) -> int:
     from memrepo.demo import run_demo  # imported late: only this command needs it
 
     return run_demo(keep=args.keep)
-
-
-# --- helpers ---------------------------------------------------------------------------
-
-
-def _repo_path(args: argparse.Namespace) -> Path:
-    chosen = args.repo or os.environ.get(ENV_REPO) or DEFAULT_REPO
-    return Path(chosen).expanduser()
-
-
-def _open(args: argparse.Namespace) -> MemoryRepo:
-    return MemoryRepo.open(_repo_path(args))
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _print_json(data: BaseModel | Sequence[BaseModel]) -> None:
-    if isinstance(data, BaseModel):
-        payload: object = data.model_dump(mode="json")
-    else:
-        payload = [item.model_dump(mode="json") for item in data]
-    print(json.dumps(payload, indent=2, ensure_ascii=False))

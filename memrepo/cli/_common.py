@@ -1,0 +1,81 @@
+"""What every command module shares: repo resolution, JSON output, help with examples."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeAlias
+
+from pydantic import BaseModel
+
+from memrepo.engine import MemoryRepo
+
+ENV_REPO = "MEMREPO_REPO"
+DEFAULT_REPO = "~/agent-memory"
+SHORT = 10
+
+Handler = Callable[[argparse.Namespace], int]
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+REPO_HELP = f"the memory repo (default: ${ENV_REPO}, else {DEFAULT_REPO})"
+
+# `--repo` may also follow the subcommand. SUPPRESS keeps a subcommand that was not given
+# --repo from overwriting the value parsed before it.
+REPO_AFTER = argparse.ArgumentParser(add_help=False)
+REPO_AFTER.add_argument("--repo", metavar="PATH", default=argparse.SUPPRESS, help=REPO_HELP)
+
+JSON_FLAG = argparse.ArgumentParser(add_help=False)
+JSON_FLAG.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def examples(*lines: str) -> str:
+    return "Example:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    handler: Handler,
+    summary: str,
+    usage_examples: Sequence[str],
+    *,
+    json_output: bool = True,
+) -> argparse.ArgumentParser:
+    """A subcommand with --repo after it, --json when it prints a result, and examples."""
+    parents = [REPO_AFTER, JSON_FLAG] if json_output else [REPO_AFTER]
+    sub = commands.add_parser(
+        name,
+        help=summary,
+        description=summary,
+        epilog=examples(*usage_examples),
+        parents=parents,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.set_defaults(handler=handler)
+    return sub
+
+
+def repo_path(args: argparse.Namespace) -> Path:
+    """--repo, else $MEMREPO_REPO, else ~/agent-memory."""
+    chosen = args.repo or os.environ.get(ENV_REPO) or DEFAULT_REPO
+    return Path(chosen).expanduser()
+
+
+def open_repo(args: argparse.Namespace) -> MemoryRepo:
+    return MemoryRepo.open(repo_path(args))
+
+
+def count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def print_json(data: BaseModel | Sequence[BaseModel]) -> None:
+    if isinstance(data, BaseModel):
+        payload: object = data.model_dump(mode="json")
+    else:
+        payload = [item.model_dump(mode="json") for item in data]
+    print(json.dumps(payload, indent=2, ensure_ascii=False))
