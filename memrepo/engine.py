@@ -1,22 +1,25 @@
 """MemoryRepo: the one object per memory root that every face (CLI, tools, MCP) calls.
 
-It runs the write pipeline of DESIGN §3: screening (hygiene), choosing the target file
-and its metadata here, then handing one entry to the folder, which owns git.
+It runs the write pipeline of DESIGN §3: screening (hygiene), routing (folder or
+memory_items, see `memrepo.routing`), then hands the write to the layer that owns the
+store: the folder owns git, `memrepo.items` owns SQLite.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import UTC, date, datetime, time
 from pathlib import Path
+from types import TracebackType
 
 from memrepo.clock import Clock, Identity
-from memrepo.config import LocalConfig
+from memrepo.config import LocalConfig, WorkspaceSettings, save_config
 from memrepo.errors import EntryNotFound, InvalidArgument, InvalidUtf8
 from memrepo.folder.lint import lint_folder
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite, MemoryFolder
 from memrepo.hygiene import redact_secrets, screen
+from memrepo.items import ItemStore, ItemWriter
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -26,16 +29,29 @@ from memrepo.models import (
     WorktreeStatus,
     WriteResult,
 )
+from memrepo.models.items import (
+    ItemDetail,
+    ItemFilters,
+    ItemWriteResult,
+    MemoryItem,
+    PurgeReport,
+    RetentionReport,
+    WorkspacePolicy,
+    candidate,
+)
+from memrepo.routing import EXPLICIT_SOURCES, SOURCE_TO_BY, Route, choose_route, source_for
 
 BY_VALUES = ("user", "agent", "dream", "import")
+ITEM_PREFIX = "memory:"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class MemoryRepo:
-    """A memory root: remember, forget, undo, log, entries, status, lint."""
+    """A memory root: the folder (git) and its companion store (memory_items)."""
 
     def __init__(self, folder: MemoryFolder) -> None:
         self.folder = folder
+        self._items: ItemWriter | None = None
 
     @classmethod
     def init(
@@ -65,6 +81,44 @@ class MemoryRepo:
     def root(self) -> Path:
         return self.folder.root
 
+    @property
+    def config(self) -> LocalConfig:
+        return self.folder.config
+
+    @property
+    def items(self) -> ItemWriter:
+        """The memory_items writer, opened on first use (most folder work never needs it)."""
+        if self._items is None:
+            store = ItemStore.open(
+                self.folder.state_dir, busy_timeout=self.config.store_busy_timeout_seconds
+            )
+            self._items = ItemWriter(store, self.folder.clock, self._workspace_policy)
+        return self._items
+
+    def close(self) -> None:
+        """Finish queued item writes and close the database (the folder needs no closing)."""
+        if self._items is not None:
+            self._items.close()
+            self._items.store.close()
+            self._items = None
+
+    def __enter__(self) -> MemoryRepo:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _workspace_policy(self, workspace_id: str | None) -> WorkspacePolicy:
+        settings = self.config.workspace(workspace_id)
+        return WorkspacePolicy(enabled=settings.enabled, privacy=settings.privacy)
+
+    # --- writes ------------------------------------------------------------------------
+
     def remember(
         self,
         text: str,
@@ -82,17 +136,49 @@ class MemoryRepo:
         tainted: bool = False,
         origin: str = "remember",
         author: str | None = None,
+        contact_ref: str | None = None,
+        scope: str | None = None,
+        private: bool = False,
+        source_kind: str | None = None,
+        pinned: bool = False,
     ) -> WriteResult:
-        """Screen `text` and write it as one entry in one commit (or say why not)."""
+        """Screen `text`, route it, and store it: a folder entry in one commit, or an item.
+
+        Contact facts (`contact_ref`), task-bound facts (`scope="task"`), private facts,
+        facts of a strict-privacy workspace and third-party text (`source_kind=
+        "third_party"`) go to memory_items and never into git. `source_kind` is the trust
+        of the statement (user_stated ... third_party); without it, `by` implies it.
+        """
         if by not in BY_VALUES:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
+        trust = source_for(by, source_kind)
+        key = slugify(workspace) if workspace and workspace.strip() else None
+        settings = self.config.workspace(key)
+        route = choose_route(
+            workspace=key,
+            contact_ref=contact_ref,
+            scope=scope,
+            task_id=task_id,
+            private=private,
+            source=trust,
+            settings=settings,
+        )
+        if route.store == "items":
+            if file is not None:
+                raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
+            return self._remember_item(
+                text, route, key, subject, source, kind, trust, task_id, no_memory,
+                origin_text, expires, pinned,
+            )  # fmt: skip
         path = self._target(file, workspace)  # a bad path is an error even for skipped text
         screened = screen(text, origin_text=origin_text, no_memory=no_memory)
         if screened.text is None:
             return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
+        if not settings.memory_on and trust not in EXPLICIT_SOURCES:
+            return WriteResult(status="skipped", reason="memory_disabled")
         metadata = self._metadata(
             source=source,
-            by=by,
+            by=SOURCE_TO_BY[trust] if source_kind else by,
             origin=origin,
             subject=subject,
             kind=kind,
@@ -105,7 +191,7 @@ class MemoryRepo:
             path=path,
             text=screened.text,
             metadata=metadata,
-            by=by,
+            by=metadata["by"],
             origin=origin,
             task=task_id,
             title=title,
@@ -113,6 +199,42 @@ class MemoryRepo:
             truncated=screened.truncated,
         )
         return self.folder.write_entry(write)
+
+    def _remember_item(
+        self,
+        text: str,
+        route: Route,
+        workspace_id: str | None,
+        subject: str | None,
+        source: str | None,
+        kind: str | None,
+        trust: str,
+        task_id: str | None,
+        no_memory: bool,
+        origin_text: str | None,
+        expires: str | date | None,
+        pinned: bool,
+    ) -> WriteResult:
+        fields: dict[str, object] = {
+            "content": text,
+            "kind": kind or "fact",
+            "scope": route.scope,
+            "workspace_id": workspace_id,
+            "scope_ref": route.scope_ref,
+            "subject_key": subject,
+            "source": trust,
+            "pinned": pinned,
+            "privacy": "private" if route.why == "private" else None,
+            "task_id": task_id,
+            "origin_text": origin_text,
+            "no_memory": no_memory,
+        }
+        if source and source.strip():
+            fields["source_ref"] = {"store": "link", "id": redact_secrets(source.strip())[0]}
+        if expires is not None:
+            day = date.fromisoformat(_date_value(expires))
+            fields["expires_at"] = datetime.combine(day, time(23, 59, 59), tzinfo=UTC)
+        return _item_result(self.items.ingest(candidate(**fields)))
 
     def _target(self, file: str | None, workspace: str | None) -> str:
         if file is not None:
@@ -149,12 +271,77 @@ class MemoryRepo:
         return meta
 
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
-        """Remove the entry `ref` (as printed by `entries`/`remember`) in one commit."""
-        return self.folder.forget(ref, by=by, task=task_id)
+        """Remove `ref`: a folder entry in one commit, or a memory item (every revision
+        scrubbed to a tombstone that the next retention run drops)."""
+        if not ref.startswith(ITEM_PREFIX):
+            return self.folder.forget(ref, by=by, task=task_id)
+        item_id = ref.removeprefix(ITEM_PREFIX)
+        detail = self.items.store.get(item_id)
+        if detail is None or detail.item.status == "deleted":
+            raise EntryNotFound(ref, "no such memory item")
+        self.items.set_status(item_id, "deleted")
+        return ForgetResult(ref=ref, store="items", path=None, text=detail.item.content)
 
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""
         return self.folder.undo(commit, by=by)
+
+    # --- memory_items ------------------------------------------------------------------
+
+    def list_items(self, filters: ItemFilters | None = None) -> list[MemoryItem]:
+        """Items matching `filters` (active, non-private ones by default)."""
+        return self.items.store.list(filters)
+
+    def item(self, ref: str) -> ItemDetail:
+        """One item (`memory:<id>` or the bare id) with the revisions it replaced."""
+        detail = self.items.store.get(ref.removeprefix(ITEM_PREFIX))
+        if detail is None:
+            raise EntryNotFound(ref, "no such memory item")
+        return detail
+
+    def why(self, ref: str) -> str:
+        """Where an item came from, in plain language."""
+        return self.items.why(self.item(ref).item.id)
+
+    def run_retention(self, now: datetime | None = None) -> RetentionReport:
+        """Drop tombstones, expired items and old superseded revisions (reference §7)."""
+        return self.items.run_retention(now)
+
+    def purge_task(self, task_id: str, *, purge_derived: bool = False) -> PurgeReport:
+        """Delete a task's items (and what it inferred, with `purge_derived`)."""
+        return self.items.purge_task(task_id, purge_derived)
+
+    def clear_global_items(self) -> PurgeReport:
+        """Delete every global-scope item (the folder is untouched: undo covers it)."""
+        return self.items.clear_global_items()
+
+    def clear_workspace(self, workspace: str, *, by: str = "user") -> PurgeReport:
+        """Delete a workspace's items and remove its folder file in one commit."""
+        key = slugify(workspace)
+        report = self.items.clear_workspace(key)
+        self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
+        return report
+
+    def set_workspace(
+        self, workspace: str, *, memory: bool | None = None, privacy: str | None = None
+    ) -> WorkspaceSettings:
+        """Turn a workspace's memory on or off and set its privacy mode (local config)."""
+        key = slugify(workspace)
+        current = self.config.workspace(key)
+        changes: dict[str, object] = {}
+        if memory is not None:
+            changes["enabled"] = memory
+        if privacy is not None:
+            changes["privacy"] = privacy
+        try:
+            updated = WorkspaceSettings.model_validate({**current.model_dump(), **changes})
+        except ValueError as exc:
+            raise InvalidArgument(f"privacy={privacy!r}: use normal, strict or disabled") from exc
+        self.config.workspaces[key] = updated
+        save_config(self.folder.state_dir, self.config)
+        return updated
+
+    # --- reads -------------------------------------------------------------------------
 
     def log(self, limit: int | None = None, path: str | None = None) -> list[CommitInfo]:
         """main's history, newest first."""
@@ -183,6 +370,21 @@ class MemoryRepo:
     def lint(self) -> LintReport:
         """Format problems, broken links, unlisted files and secrets, with path and line."""
         return lint_folder(self.folder)
+
+
+def _item_result(result: ItemWriteResult) -> WriteResult:
+    if result.status == "skipped":
+        holder = f"{ITEM_PREFIX}{result.holder_id}" if result.holder_id else None
+        return WriteResult(status="skipped", store="items", reason=result.reason, ref=holder)
+    assert result.item is not None
+    return WriteResult(
+        status="written",
+        store="items",
+        action=result.action,
+        ref=result.item.ref,
+        redacted=result.redacted,
+        truncated=result.truncated,
+    )
 
 
 def _clean(value: str) -> str:

@@ -15,6 +15,8 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- LockTimeout                 another writer held the write lock for too long
     +-- SecretInEdit                an uncommitted edit holds a secret
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
+    +-- IndexLocked                 another process held the search index writer too long
+    +-- IndexUnavailable            the search index could not be used even after a rebuild
     +-- StoreError                  the memory_items database cannot be used
         +-- StoreBusy               another process held the database too long
         +-- StoreCorrupt            the file is not a readable SQLite database (left as is)
@@ -158,3 +160,24 @@ class StoreCorrupt(StoreError):
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer memrepo; opening it here would damage it."""
+
+
+class IndexLocked(MemrepoError):
+    """Another writer held the index lock longer than we were willing to wait."""
+
+    def __init__(self, path: str, waited: float) -> None:
+        super().__init__(
+            f"{path}: index writer lock not released after {waited:.1f}s; another memrepo "
+            "process is writing the index; retry when it has finished"
+        )
+        self.path = path
+        self.waited = waited
+
+
+class IndexUnavailable(MemrepoError):
+    """The index could not be used even after a rebuild; the message says why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: search index unusable ({reason}); run `memrepo reindex`")
+        self.path = path
+        self.reason = reason

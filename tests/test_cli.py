@@ -480,12 +480,15 @@ def test_every_documented_command_exists() -> None:
         "entries",
         "forget",
         "init",
+        "items",
         "lint",
         "log",
         "remember",
+        "retention",
         "show",
         "status",
         "undo",
+        "workspace",
     ]
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memrepo.cli import folder
+from memrepo.cli import folder, items
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
 from memrepo.errors import MemrepoError
 
@@ -55,4 +55,5 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo", metavar="PATH", default=None, help=REPO_HELP)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     folder.register(commands)
+    items.register(commands)
     return parser

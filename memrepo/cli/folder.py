@@ -67,6 +67,8 @@ def _add_remember(commands: Subparsers) -> None:
             'memrepo remember "Prefers pnpm over npm"',
             'memrepo remember "Deploys go through staging first" --workspace "Web shop"',
             'memrepo remember "Editor: helix" --subject editor --file tools/editors.md',
+            'memrepo remember "Ana prefers calls after 6pm" --contact mail:ana@example.com',
+            'memrepo remember "Draft lives in branch wip-42" --task t-42 --scope task',
         ],
     )
     sub.add_argument("text", metavar="TEXT", help="the fact to remember (one line)")
@@ -82,6 +84,25 @@ def _add_remember(commands: Subparsers) -> None:
         help="who states the fact (default: user)",
     )
     sub.add_argument("--expires", metavar="YYYY-MM-DD", help="date the fact stops being true")
+    routing = sub.add_argument_group(
+        "memory_items (never written to git)",
+        "contact, task, private and third-party facts go to the companion store",
+    )
+    routing.add_argument("--private", action="store_true", help="keep it private")
+    routing.add_argument("--contact", metavar="REF", help="a fact about this contact")
+    routing.add_argument("--task", metavar="ID", help="the task this was learned in")
+    routing.add_argument(
+        "--scope",
+        choices=("global", "workspace", "contact", "task"),
+        help="item scope (task: bound to --task and purged with it)",
+    )
+    routing.add_argument(
+        "--source-kind",
+        metavar="SOURCE",
+        help="trust: user_stated, user_confirmed, curated, import, system, inferred, "
+        "third_party (default: from --by)",
+    )
+    routing.add_argument("--pin", action="store_true", help="pin a user-stated item")
 
 
 def _add_forget(commands: Subparsers) -> None:
@@ -189,6 +210,12 @@ def _remember(args: argparse.Namespace) -> int:
         kind=args.kind,
         by=args.by,
         expires=args.expires,
+        private=args.private,
+        contact_ref=args.contact,
+        task_id=args.task,
+        scope=args.scope,
+        source_kind=args.source_kind,
+        pinned=args.pin,
     )
     if args.json:
         print_json(result)
@@ -201,8 +228,10 @@ def _describe_write(result: WriteResult) -> str:
     if result.status == "skipped":
         by = f" by {result.ref}" if result.ref else ""
         return f"skipped: {result.reason}{by}"
-    commit = f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"
-    notes = [commit]
+    if result.store == "items":
+        notes = ["memory_items, not in git"]
+    else:
+        notes = [f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"]
     if result.redacted:
         notes.append(f"redacted: {', '.join(result.redacted)}")
     if result.truncated:
@@ -214,8 +243,10 @@ def _forget(args: argparse.Namespace) -> int:
     result: ForgetResult = open_repo(args).forget(args.ref)
     if args.json:
         print_json(result)
-    else:
+    elif result.commit:
         print(f"forgot {result.ref}: {result.text} (commit {result.commit[:SHORT]})")
+    else:
+        print(f"forgot {result.ref}: {result.text} (memory item scrubbed)")
     return 0
 
 

@@ -71,11 +71,11 @@ def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document 
             _problem("encoding", "error", path, None, str(InvalidUtf8(path, exc.start)))
         )
         return None
-    for number, line in enumerate(text.splitlines(), start=1):
-        for match in find_secrets(line):
-            problems.append(
-                _problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
-            )
+    for match in find_secrets(text):
+        number = text.count("\n", 0, match.start) + 1
+        problems.append(
+            _problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
+        )
     if not is_md:
         return None
     try:

@@ -306,6 +306,24 @@ class MemoryFolder:
             commit = self._commit({path: serialize(doc)}, message, parent)
             return ForgetResult(ref=ref, path=path, text=entry.text, commit=commit)
 
+    def remove_file(self, path: str, *, by: str, reason: str) -> str | None:
+        """Remove a file and its Index link in one commit; None when it is not there."""
+        with self.lock:
+            parent = self._begin_write()
+            if self.store.read(path, parent) is None:
+                return None
+            changes: dict[str, bytes | None] = {path: None}
+            memory = self.store.read(ENTRY_POINT, parent)
+            if memory is not None and path != ENTRY_POINT:
+                doc = parse(memory, ENTRY_POINT)
+                target = link_target(path)
+                for link in reversed(doc.index_links):
+                    if link.target == target:
+                        doc.remove_line(link.line_no)
+                changes[ENTRY_POINT] = serialize(doc)
+            message = build_message(summarize("Remove", f"{path} ({reason})"), origin="edit", by=by)
+            return self._commit(changes, message, parent)
+
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit (default: the newest memrepo commit not yet undone)."""
         with self.lock:
@@ -420,10 +438,10 @@ def _refuse_secrets(path: str, data: bytes) -> None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return
-    for number, line in enumerate(text.splitlines(), start=1):
-        found = find_secrets(line)
-        if found:
-            raise SecretInEdit(path, number, found[0].kind)
+    found = find_secrets(text)
+    if found:
+        line = text.count("\n", 0, found[0].start) + 1
+        raise SecretInEdit(path, line, found[0].kind)
 
 
 def _default_identity(repo: pygit2.Repository) -> Identity:

@@ -81,12 +81,13 @@ class CommitInfo(_Frozen):
 
 
 class ForgetResult(_Frozen):
-    """The entry `forget` removed and the commit that removed it."""
+    """What `forget` removed: a folder entry (with its commit) or a memory item."""
 
     ref: str
-    path: str
     text: str
-    commit: str
+    store: Literal["folder", "items"] = "folder"
+    path: str | None = None
+    commit: str | None = None
 
 
 class UndoResult(_Frozen):

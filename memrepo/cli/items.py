@@ -1,0 +1,173 @@
+"""Commands over memory_items and workspace settings: items, retention, workspace."""
+
+from __future__ import annotations
+
+import argparse
+
+from memrepo.cli._common import JSON_FLAG, REPO_AFTER, Subparsers, command, open_repo, print_json
+from memrepo.models.items import ItemFilters, MemoryItem
+
+#: What every action of a command with actions accepts after it.
+_ACTION = [REPO_AFTER, JSON_FLAG]
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    _add_items(commands)
+    _add_retention(commands)
+    _add_workspace(commands)
+
+
+def _add_items(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "items",
+        lambda args: args.items_handler(args),
+        "List, show, explain and forget memory_items (contact, task and private facts).",
+        [
+            "memrepo items list --private",
+            "memrepo items list --contact mail:ana@example.com --json",
+            "memrepo items show memory:3f2a9c01de4b",
+            "memrepo items why memory:3f2a9c01de4b",
+            "memrepo items forget memory:3f2a9c01de4b",
+        ],
+        json_output=False,  # each action takes --json itself
+    )
+    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    listing = verbs.add_parser("list", help="items matching the filters", parents=_ACTION)
+    listing.add_argument("--workspace", metavar="W")
+    listing.add_argument("--contact", metavar="REF", help="contact-scope items of REF")
+    listing.add_argument("--task", metavar="ID", help="items learned in task ID")
+    listing.add_argument("--kind", metavar="K")
+    listing.add_argument(
+        "--status", default="active", help="active (default), archived, superseded, any"
+    )
+    listing.add_argument("--private", action="store_true", help="include private items")
+    listing.add_argument("--limit", type=int, metavar="N")
+    listing.set_defaults(items_handler=_list)
+    for name, handler, summary in (
+        ("show", _show, "one item and the revisions it replaced"),
+        ("why", _why, "where an item came from, in plain words"),
+        ("forget", _forget, "delete an item (every revision is scrubbed)"),
+    ):
+        sub = verbs.add_parser(name, help=summary, parents=_ACTION)
+        sub.add_argument("ref", metavar="REF", help="memory:<id>")
+        sub.set_defaults(items_handler=handler)
+
+
+def _list(args: argparse.Namespace) -> int:
+    from memrepo.folder.paths import slugify
+
+    filters = ItemFilters.model_validate(
+        {
+            "workspace_id": slugify(args.workspace) if args.workspace else None,
+            "scope": "contact" if args.contact else None,
+            "scope_ref": args.contact,
+            "task_id": args.task,
+            "kind": args.kind,
+            "status": args.status,
+            "include_private": args.private,
+            "limit": args.limit,
+        }
+    )
+    items = open_repo(args).list_items(filters)
+    if args.json:
+        print_json(items)
+    elif not items:
+        print("no items")
+    else:
+        for item in items:
+            print(_item_line(item))
+    return 0
+
+
+def _item_line(item: MemoryItem) -> str:
+    where = item.scope + (f":{item.scope_ref}" if item.scope_ref else "")
+    flags = [item.source, item.privacy] + (["pinned"] if item.pinned else [])
+    return f"{item.ref}  [{where}; {', '.join(flags)}]  {item.content}"
+
+
+def _show(args: argparse.Namespace) -> int:
+    detail = open_repo(args).item(args.ref)
+    if args.json:
+        print_json(detail)
+        return 0
+    print(_item_line(detail.item))
+    for older in detail.chain:
+        print(f"  replaced {older.ref} ({older.status}): {older.content}")
+    return 0
+
+
+def _why(args: argparse.Namespace) -> int:
+    text = open_repo(args).why(args.ref)
+    if args.json:
+        import json
+
+        print(json.dumps({"ref": args.ref, "why": text}, ensure_ascii=False))
+    else:
+        print(text)
+    return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    result = open_repo(args).forget(args.ref)
+    if args.json:
+        print_json(result)
+    else:
+        print(f"forgot {result.ref}: {result.text}")
+    return 0
+
+
+def _add_retention(commands: Subparsers) -> None:
+    command(
+        commands,
+        "retention",
+        _retention,
+        "Drop item tombstones, expired items and superseded revisions older than 180 days.",
+        ["memrepo retention", "memrepo retention --json"],
+    )
+
+
+def _retention(args: argparse.Namespace) -> int:
+    report = open_repo(args).run_retention()
+    if args.json:
+        print_json(report)
+    else:
+        print(
+            f"dropped {report.tombstones} tombstones, {report.expired} expired items, "
+            f"{report.revisions} old revisions"
+        )
+    return 0
+
+
+def _add_workspace(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "workspace",
+        lambda args: args.workspace_handler(args),
+        "Set a workspace's memory settings (stored in the local config, never pushed).",
+        [
+            "memrepo workspace set 'Web shop' --memory off",
+            "memrepo workspace set Clinic --privacy strict",
+        ],
+        json_output=False,
+    )
+    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    setter = verbs.add_parser(
+        "set", help="change memory on/off and the privacy mode", parents=_ACTION
+    )
+    setter.add_argument("name", metavar="NAME")
+    setter.add_argument("--memory", choices=("on", "off"))
+    setter.add_argument("--privacy", choices=("normal", "strict", "disabled"))
+    setter.set_defaults(workspace_handler=_workspace_set)
+
+
+def _workspace_set(args: argparse.Namespace) -> int:
+    memory = None if args.memory is None else args.memory == "on"
+    settings = open_repo(args).set_workspace(args.name, memory=memory, privacy=args.privacy)
+    if args.json:
+        print_json(settings)
+    else:
+        state = "on" if settings.memory_on else "off"
+        print(f"workspace {args.name}: memory {state}, privacy {settings.privacy}")
+    return 0

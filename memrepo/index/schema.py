@@ -1,0 +1,107 @@
+"""The Whoosh schema (DESIGN §6) and :class:`IndexDoc`, one document per entry or item."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, fields
+
+from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
+
+from memrepo.formats.text import normalize_text
+from memrepo.index.analysis import ExactAnalyzer, StemAnalyzer
+
+__all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
+
+SCHEMA_VERSION = 1
+"""Bump on any change to the fields *or* the analysis: an index of another version is
+rebuilt on open (an analyzer change makes old terms unreachable even if fields match)."""
+
+ID_FIELDS = (
+    "ref",
+    "lane",
+    "repo",
+    "path",
+    "subject",
+    "workspace",
+    "scope",
+    "scope_ref",
+    "privacy",
+    "trust",
+    "status",
+    "by",
+    "added",
+    "task_id",
+    "kind",
+    "norm_hash",
+)
+"""Fields indexed as one untokenized term each: what search filters and excludes match."""
+
+
+def build_schema() -> Schema:
+    """A new Whoosh schema; every field but `exact` and `stem` is stored for hits."""
+    spec: dict[str, object] = {name: ID(stored=True) for name in ID_FIELDS}
+    spec["ref"] = ID(stored=True, unique=True)
+    spec.update(
+        line=NUMERIC(int, bits=32, stored=True, signed=False),
+        text=STORED(),
+        exact=TEXT(analyzer=ExactAnalyzer(), phrase=False),
+        stem=TEXT(analyzer=StemAnalyzer(), phrase=False),
+        tainted=BOOLEAN(stored=True),
+        uncommitted=BOOLEAN(stored=True),
+        source=STORED(),
+        commit=STORED(),
+    )
+    return Schema(**spec)
+
+
+def norm_hash(text: str) -> str:
+    """Hash of the normalized text (casefold, collapsed whitespace): equal facts collide."""
+    data = normalize_text(text).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexDoc:
+    """One searchable document: a folder/team/swarm entry or a memory item.
+
+    ``repo`` names the git repository a document came from ("main", "team:<name>"), so
+    a file-level update can delete by (repo, path). Empty strings are indexed as the
+    empty term, so a filter can ask for "no workspace" with ``{"workspace": {""}}``.
+    ``norm_hash`` defaults to :func:`norm_hash` of ``text``.
+    """
+
+    ref: str
+    lane: str
+    text: str
+    repo: str = ""
+    path: str = ""
+    line: int = 0
+    subject: str = ""
+    workspace: str = ""
+    scope: str = ""
+    scope_ref: str = ""
+    privacy: str = ""
+    trust: str = ""
+    status: str = ""
+    by: str = ""
+    added: str = ""
+    tainted: bool = False
+    source: str = ""
+    commit: str = ""
+    uncommitted: bool = False
+    task_id: str = ""
+    kind: str = ""
+    norm_hash: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.norm_hash:
+            object.__setattr__(self, "norm_hash", norm_hash(self.text))
+
+    def to_fields(self) -> dict[str, object]:
+        """Keyword arguments for Whoosh's ``add_document``/``update_document``."""
+        values: dict[str, object] = {name: getattr(self, name) for name in _DOC_FIELDS}
+        values["exact"] = values["stem"] = self.text
+        return values
+
+
+_DOC_FIELDS = tuple(f.name for f in fields(IndexDoc))

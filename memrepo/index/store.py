@@ -1,0 +1,406 @@
+"""`IndexStore`: the one writer and reader of the Whoosh index directory.
+
+Files (all local state, under ``<state_dir>``)::
+
+    index/         the Whoosh index (segments, TOC, Whoosh's own writer lock)
+    index.json     {"schema_version": N, "reflected": {repo: commit}}, written atomically
+    index.lock     flock taken while the index is checked and rebuilt, and around
+                   read-modify-write of index.json
+
+Whoosh makes each commit visible atomically (a new TOC generation over immutable
+segments), so a reader sees the old or the new index, never half a write. A reader that
+races a writer's merge may find a segment file already gone; the search is retried on a
+fresh searcher.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import json
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.index import LockError
+from whoosh.query import And, NullQuery, Or, Query, Term
+from whoosh.writing import CLEAR
+
+from memrepo.errors import InvalidArgument
+from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
+from memrepo.index.schema import ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
+
+__all__ = ["IndexHit", "IndexStore", "Rebuild"]
+
+Rebuild = Callable[["IndexStore"], None]
+"""Refills an empty store (``bulk_load`` and ``set_reflected``) from git and the items."""
+
+FILTER_FIELDS = frozenset(ID_FIELDS) | {"tainted", "uncommitted"}
+_SEARCH_RETRIES = 3
+# Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
+# wrap them, so a truncated segment shows up as any of these.
+_DAMAGE = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, LookupError)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexHit:
+    """One search result: the document's ref, its score and 1-based rank, stored fields."""
+
+    ref: str
+    score: float
+    rank: int
+    fields: Mapping[str, Any]
+
+
+class IndexStore:
+    """The Whoosh index of one memory root; open it with :meth:`IndexStore.open`."""
+
+    def __init__(self, path: Path, rebuild: Rebuild, lock_timeout: float) -> None:
+        self.path = path
+        self.meta_path = path.with_name(path.name + ".json")
+        self.lock_path = path.with_name(path.name + ".lock")
+        self._rebuild_fn = rebuild
+        self._lock_timeout = lock_timeout
+        self._schema = build_schema()
+        self._ix: Any = None
+        self._searcher: Any = None
+        self._lock_depth = 0
+
+    # -- opening and rebuilding ------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str], *, rebuild: Rebuild, lock_timeout: float = 10.0
+    ) -> IndexStore:
+        """Open the index at ``path``, rebuilding it through ``rebuild`` when needed.
+
+        A missing directory, another schema version, missing metadata or an index that
+        fails to open or answer a probe search is rebuilt (emptied, then refilled by
+        ``rebuild(store)``) with an :class:`IndexRebuiltWarning` naming the reason; it is
+        never served as an empty index.
+        """
+        store = cls(Path(path), rebuild, lock_timeout)
+        store.path.parent.mkdir(parents=True, exist_ok=True)
+        if store._problem() is None:
+            return store
+        with store._file_lock():
+            reason = store._problem()  # another process may have rebuilt meanwhile
+            if reason is not None:
+                store._rebuild(reason)
+        return store
+
+    def _problem(self) -> str | None:
+        """Why the index cannot be used as it is, or None (and the index opened)."""
+        self._close_index()
+        if not self.path.is_dir():
+            return "the index directory is missing"
+        meta = self._read_meta()
+        if meta is None:
+            return "the index metadata is missing or unreadable"
+        version = meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            return f"the index has schema version {version}, this memrepo uses {SCHEMA_VERSION}"
+        # Whoosh leaves the file of a segment it failed to read open; it is closed (and
+        # would warn) when the traceback is dropped, so that happens inside this block.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            try:
+                if not whoosh_index.exists_in(str(self.path)):
+                    return "the index directory holds no index"
+                self._ix = whoosh_index.open_dir(str(self.path), schema=self._schema)
+                self._probe()
+            except Exception as exc:  # any failure here is damage: rebuilt
+                why = f"{type(exc).__name__}: {exc}"
+            else:
+                return None
+            self._close_index()
+            gc.collect()
+        return f"the index is corrupt or truncated ({why})"
+
+    def _probe(self) -> None:
+        """Touch every structure a search uses: TOC, segments, postings, stored fields."""
+        with self._ix.searcher() as searcher:
+            reader = searcher.reader()
+            for docnum in reader.all_doc_ids():
+                reader.stored_fields(docnum)
+                break
+            for fieldname in ("exact", "ref"):
+                for term in reader.lexicon(fieldname):
+                    searcher.search(Term(fieldname, term.decode("utf-8")), limit=1)
+                    break
+
+    def _rebuild(self, reason: str) -> None:
+        self._close_index()
+        if self.path.is_dir() and not self.path.is_symlink():
+            shutil.rmtree(self.path)
+        elif self.path.exists() or self.path.is_symlink():
+            self.path.unlink()
+        self.path.mkdir()
+        self._ix = whoosh_index.create_in(str(self.path), self._schema)
+        # Until the callback has finished, the metadata says "stale": a crash mid-rebuild
+        # is rebuilt again on the next open.
+        self._write_meta({"schema_version": None, "reflected": {}})
+        self._rebuild_fn(self)
+        meta = self._read_meta() or {"reflected": {}}
+        meta["schema_version"] = SCHEMA_VERSION
+        self._write_meta(meta)
+        warnings.warn(
+            IndexRebuiltWarning(f"{self.path}: {reason}; rebuilt from git and memory_items"),
+            stacklevel=3,
+        )
+
+    # -- writing ---------------------------------------------------------------------
+
+    @contextmanager
+    def _writer(self, **kwargs: Any) -> Iterator[Any]:
+        try:
+            writer = self._index().writer(timeout=self._lock_timeout, delay=0.05, **kwargs)
+        except LockError as exc:
+            raise IndexLocked(str(self.path), self._lock_timeout) from exc
+        try:
+            yield writer
+        except BaseException:
+            writer.cancel()
+            raise
+
+    def replace(
+        self,
+        docs: Iterable[IndexDoc],
+        delete_refs: Iterable[str] = (),
+        delete_paths: Iterable[tuple[str, str]] = (),
+    ) -> None:
+        """Delete by ref and by (repo, path), then add or update ``docs``: one commit.
+
+        A doc replaces any document with the same ref; within ``docs`` the last of a ref
+        wins. Deleting a (repo, path) removes every document of that file, which is how a
+        file-level update drops entries that are gone.
+        """
+        unique = {doc.ref: doc for doc in docs}
+        with self._writer() as writer:
+            for ref in delete_refs:
+                writer.delete_by_term("ref", ref)
+            for repo, path in delete_paths:
+                writer.delete_by_query(And([Term("repo", repo), Term("path", path)]))
+            for doc in unique.values():
+                writer.update_document(**doc.to_fields())
+            writer.commit()
+
+    def bulk_load(self, docs: Iterable[IndexDoc], *, limitmb: int = 256) -> int:
+        """Replace the whole index with ``docs`` in one commit; return how many were added.
+
+        The fast path for rebuilds: documents are added without per-document deletes, and
+        the old segments are dropped in the same commit, so readers see the old index
+        until the new one is complete. Refs must be unique within ``docs``.
+        """
+        count = 0
+        with self._writer(limitmb=limitmb) as writer:
+            for doc in docs:
+                writer.add_document(**doc.to_fields())
+                count += 1
+            writer.commit(mergetype=CLEAR)
+        return count
+
+    def clear(self) -> None:
+        """Remove every document and forget every reflected commit."""
+        with self._writer() as writer:
+            writer.commit(mergetype=CLEAR)
+        with self._file_lock():
+            meta = self._read_meta() or {"schema_version": SCHEMA_VERSION}
+            meta["reflected"] = {}
+            self._write_meta(meta)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def search(
+        self,
+        q: Query,
+        *,
+        filter_terms: Mapping[str, Collection[str]] | None = None,
+        exclude: Mapping[str, Collection[str]] | None = None,
+        limit: int,
+    ) -> list[IndexHit]:
+        """Run ``q``; keep documents matching every ``filter_terms`` field (any of its
+        values) and drop those matching any ``exclude`` value. Best first, at most
+        ``limit``. Booleans (``tainted``, ``uncommitted``) take "yes"/"no"."""
+        if q is NullQuery or isinstance(q, type(NullQuery)) or limit <= 0:
+            return []
+        allow = _filter_query(filter_terms or {})
+        if allow is NullQuery:
+            return []
+        deny = _exclude_query(exclude or {})
+        kwargs: dict[str, Any] = {"limit": limit}
+        if allow is not None:
+            kwargs["filter"] = allow
+        if deny is not None:
+            kwargs["mask"] = deny
+        hits: list[IndexHit] = self._read(
+            lambda s: [
+                IndexHit(hit["ref"], float(hit.score), rank, dict(hit.fields()))
+                for rank, hit in enumerate(s.search(q, **kwargs), 1)
+            ]
+        )
+        return hits
+
+    def doc_count(self) -> int:
+        """How many documents the index holds now."""
+        count: int = self._read(lambda s: s.doc_count())
+        return count
+
+    def _read(self, action: Callable[[Any], Any]) -> Any:
+        """Run ``action(searcher)`` on the newest commit, retrying a racing merge."""
+        last: BaseException | None = None
+        for _attempt in range(_SEARCH_RETRIES):
+            try:
+                # Not `Searcher.refresh()`: it reuses segment readers by segment id, so a
+                # commit that only deletes would stay invisible.
+                if self._searcher is None or not self._searcher.up_to_date():
+                    self._close_searcher()
+                    self._searcher = self._index().searcher()
+                return action(self._searcher)
+            except _DAMAGE as exc:
+                last = exc
+                self._close_searcher()
+                time.sleep(0.01)
+        # Still failing on a fresh searcher: rebuild only if a probe confirms the damage
+        # (a writer in another process may just have been unlucky timing).
+        with self._file_lock():
+            reason = self._problem()
+            if reason is not None:
+                self._rebuild(f"{reason}; reading had failed with {type(last).__name__}")
+        try:
+            self._searcher = self._index().searcher()
+            return action(self._searcher)
+        except _DAMAGE as exc:
+            raise IndexUnavailable(str(self.path), f"{type(exc).__name__}: {exc}") from exc
+
+    # -- reflected commits -------------------------------------------------------------
+
+    def reflected(self, repo: str) -> str | None:
+        """The commit of ``repo`` the index reflects, or None when it reflects none."""
+        meta = self._read_meta() or {}
+        value = meta.get("reflected", {}).get(repo)
+        return value if isinstance(value, str) else None
+
+    def set_reflected(self, repo: str, commit: str) -> None:
+        """Record that the index now reflects ``commit`` of ``repo`` (atomic, durable)."""
+        with self._file_lock():
+            meta = self._read_meta() or {"schema_version": None}
+            reflected = meta.get("reflected")
+            meta["reflected"] = {**(reflected if isinstance(reflected, dict) else {}), repo: commit}
+            self._write_meta(meta)
+
+    # -- plumbing ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the searcher and the index handle; the store cannot be used after."""
+        self._close_index()
+
+    def __enter__(self) -> IndexStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _index(self) -> Any:
+        if self._ix is None:
+            try:
+                self._ix = whoosh_index.open_dir(str(self.path), schema=self._schema)
+            except _DAMAGE as exc:
+                raise IndexUnavailable(str(self.path), f"{type(exc).__name__}: {exc}") from exc
+        return self._ix
+
+    def _close_searcher(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+            self._searcher = None
+
+    def _close_index(self) -> None:
+        self._close_searcher()
+        if self._ix is not None:
+            self._ix.close()
+            self._ix = None
+
+    def _read_meta(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _write_meta(self, meta: Mapping[str, Any]) -> None:
+        fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".json", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(meta, handle, sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.meta_path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        """Exclusive flock on ``index.lock``, waited for up to the lock timeout.
+
+        Re-entrant within this store, so the rebuild callback may call ``set_reflected``.
+        """
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            deadline = time.monotonic() + self._lock_timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise IndexLocked(str(self.lock_path), self._lock_timeout) from None
+                    time.sleep(0.05)
+            self._lock_depth = 1
+            try:
+                yield
+            finally:
+                self._lock_depth = 0
+        finally:
+            os.close(fd)  # closing the descriptor releases the flock
+
+
+def _check_fields(mapping: Mapping[str, Collection[str]]) -> None:
+    unknown = set(mapping) - FILTER_FIELDS
+    if unknown:
+        raise InvalidArgument(
+            f"cannot filter on {', '.join(sorted(unknown))}; "
+            f"filterable fields are {', '.join(sorted(FILTER_FIELDS))}"
+        )
+
+
+def _filter_query(filter_terms: Mapping[str, Collection[str]]) -> Query | None:
+    """All fields must match one of their values; an empty value set matches nothing."""
+    _check_fields(filter_terms)
+    clauses: list[Query] = []
+    for fieldname, values in filter_terms.items():
+        if not values:
+            return NullQuery
+        clauses.append(Or([Term(fieldname, value) for value in values]))
+    return And(clauses) if clauses else None
+
+
+def _exclude_query(exclude: Mapping[str, Collection[str]]) -> Query | None:
+    _check_fields(exclude)
+    clauses = [Term(field, value) for field, values in exclude.items() for value in values]
+    return Or(clauses) if clauses else None

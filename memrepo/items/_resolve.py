@@ -1,0 +1,214 @@
+"""Steps 4-6 of the write pipeline (reference §3): edit, dedupe, supersede, persist.
+
+Runs inside the writer's transaction. Every trust check happens before the first write,
+so an `outranked` verdict leaves the database as it was. Rows a new row replaces are set
+to `superseded` before it is inserted: the unique partial indexes only allow one active
+row per content hash and per subject, at every statement.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memrepo.items._tx import ScopeKey, Tx
+from memrepo.items.vocab import outranks, trust_rank
+from memrepo.models.items import (
+    ItemAction,
+    ItemCandidate,
+    MemoryItem,
+    Privacy,
+    SourceRef,
+    SourceRefAlias,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A candidate that passed screening and policy, with everything derived from it."""
+
+    candidate: ItemCandidate
+    content: str
+    content_hash: str
+    subject_key: str
+    named: bool
+    privacy: Privacy
+    task_id: str | None
+    key: ScopeKey
+    now: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the transaction did; `action is None` means outranked by `holder_id`."""
+
+    action: ItemAction | None
+    item: MemoryItem | None = None
+    superseded_ids: tuple[str, ...] = ()
+    holder_id: str | None = None
+
+
+def new_id() -> str:
+    """A random id (the `<id>` of a `memory:<id>` ref)."""
+    return uuid.uuid4().hex
+
+
+def resolve(tx: Tx, p: Prepared) -> Outcome:
+    """Decide and write: updated, reinforced, superseded, inserted, or outranked."""
+    c = p.candidate
+    target = _edit_target(tx, p)
+    if c.status == "archived":
+        return _archive(tx, p, target)
+    if target is not None:
+        return _edit(tx, p, target)
+    duplicate = tx.active_by_hash(p.key, c.kind, p.content_hash)
+    if duplicate is not None:
+        return _reinforce(tx, p, duplicate)
+    return _place(tx, p, p.subject_key, None)
+
+
+def _edit_target(tx: Tx, p: Prepared) -> MemoryItem | None:
+    """The active row this candidate edits: live mode, same `{store, id}` or alias."""
+    ref = p.candidate.source_ref
+    if p.candidate.mode != "live" or ref is None:
+        return None
+    found = tx.by_source_ref(ref.store, ref.id, active=True)
+    return found[0] if found else None
+
+
+def _same_record(p: Prepared, row: MemoryItem) -> bool:
+    return (
+        row.content_hash == p.content_hash
+        and row.kind == p.candidate.kind
+        and ScopeKey(row.workspace_id, row.scope, row.scope_ref) == p.key
+    )
+
+
+def _edit(tx: Tx, p: Prepared, target: MemoryItem) -> Outcome:
+    """An edit of a known record: unchanged -> updated; changed -> supersede it."""
+    c = p.candidate
+    if _same_record(p, target):
+        item = target.model_copy(
+            update={"confidence": c.confidence, "pinned": c.pinned, "updated_at": p.now}
+        )
+        tx.update(item)
+        return Outcome("updated", item)
+    if outranks(target.source, c.source):
+        return Outcome(None, holder_id=target.id)
+    subject = p.subject_key
+    if not p.named and not target.derived_subject:
+        subject = target.subject_key  # an edit keeps the record's named subject
+    duplicate = tx.active_by_hash(p.key, c.kind, p.content_hash)
+    if duplicate is not None and duplicate.id != target.id:
+        # The new value is already stored as another row: close the edited record and
+        # reinforce that row (which now answers to this source ref as an alias).
+        tx.set_status([target.id], "superseded", p.now)
+        return _reinforce(tx, p, duplicate, (target.id,))
+    return _place(tx, p, subject, target)
+
+
+def _place(tx: Tx, p: Prepared, subject: str, edited: MemoryItem | None) -> Outcome:
+    """Insert a new row, superseding the edited record and/or the subject's holder."""
+    displaced = [] if edited is None else [edited]
+    holder = tx.active_by_subject(p.key, subject)
+    if holder is not None and (edited is None or holder.id != edited.id):
+        if outranks(holder.source, p.candidate.source):
+            return Outcome(None, holder_id=holder.id)
+        displaced.append(holder)
+    ids = tuple(row.id for row in displaced)
+    tx.set_status(ids, "superseded", p.now)
+    item = _new_item(p, subject, ids[0] if ids else None)
+    tx.insert(item)
+    return Outcome("superseded" if ids else "inserted", item, ids)
+
+
+def _reinforce(tx: Tx, p: Prepared, row: MemoryItem, superseded: tuple[str, ...] = ()) -> Outcome:
+    """The same content again: count it, keep the strongest trust, pin and privacy."""
+    c = p.candidate
+    update: dict[str, Any] = {
+        "reinforced_count": row.reinforced_count + 1,
+        "confidence": max(row.confidence, c.confidence),
+        "pinned": row.pinned or c.pinned,
+        "source": c.source if trust_rank(c.source) > trust_rank(row.source) else row.source,
+        "source_ref": merge_ref(row.source_ref, c.source_ref),
+        "privacy": "private" if "private" in (row.privacy, p.privacy) else "normal",
+        "expires_at": _later(row.expires_at, c.expires_at),
+        "updated_at": p.now,
+    }
+    if p.named and row.derived_subject:
+        holder = tx.active_by_subject(p.key, p.subject_key)
+        if holder is None:
+            update["subject_key"] = p.subject_key
+        elif not outranks(holder.source, c.source):
+            # Adopt the named subject: the holder's value is replaced by this content.
+            tx.set_status([holder.id], "superseded", p.now)
+            update["subject_key"] = p.subject_key
+            update["supersedes_id"] = row.supersedes_id or holder.id
+            superseded = (*superseded, holder.id)
+    item = row.model_copy(update=update)
+    tx.update(item)
+    return Outcome("reinforced", item, superseded)
+
+
+def _archive(tx: Tx, p: Prepared, target: MemoryItem | None) -> Outcome:
+    """A closed record (a done commitment): close the matching active row, or store it."""
+    if target is None or not _same_record(p, target):
+        target = tx.active_by_hash(p.key, p.candidate.kind, p.content_hash)
+    if target is not None:
+        item = target.model_copy(update={"status": "archived", "updated_at": p.now})
+        tx.update(item)
+        return Outcome("updated", item)
+    item = _new_item(p, p.subject_key, None)
+    tx.insert(item)
+    return Outcome("inserted", item)
+
+
+def merge_ref(existing: SourceRef | None, incoming: SourceRef | None) -> SourceRef | None:
+    """`existing` with `incoming` (and its aliases) kept as aliases, without repeats."""
+    if incoming is None:
+        return existing
+    if existing is None:
+        return incoming
+    aliases = list(existing.aliases)
+    for store, ref_id in [(incoming.store, incoming.id)] + [
+        (a.store, a.id) for a in incoming.aliases
+    ]:
+        if not existing.matches(store, ref_id) and all(
+            (a.store, a.id) != (store, ref_id) for a in aliases
+        ):
+            aliases.append(SourceRefAlias(store=store, id=ref_id))
+    return existing.model_copy(update={"aliases": tuple(aliases)})
+
+
+def _later(a: datetime | None, b: datetime | None) -> datetime | None:
+    """The later expiry; no expiry on either side means none (a restatement renews)."""
+    return None if a is None or b is None else max(a, b)
+
+
+def _new_item(p: Prepared, subject: str, supersedes_id: str | None) -> MemoryItem:
+    c = p.candidate
+    created = c.created_at if c.mode == "migration" and c.created_at is not None else p.now
+    return MemoryItem(
+        id=new_id(),
+        workspace_id=c.workspace_id,
+        scope=c.scope,
+        scope_ref=c.scope_ref,
+        kind=c.kind,
+        subject_key=subject,
+        content=p.content,
+        content_hash=p.content_hash,
+        source=c.source,
+        source_ref=c.source_ref,
+        confidence=c.confidence,
+        pinned=c.pinned,
+        privacy=p.privacy,
+        task_id=p.task_id,
+        status=c.status,
+        supersedes_id=supersedes_id,
+        reinforced_count=0,
+        created_at=created,
+        updated_at=p.now,
+        expires_at=c.expires_at,
+    )

@@ -1,0 +1,88 @@
+"""Status changes (reference §3): delete every revision, archive or supersede the current.
+
+`deleted` is a tombstone: content, hash and subject are scrubbed at once (so the text is
+gone from reads and search immediately) and the row is dropped by the next retention
+run. Reactivation is never a status change: a value comes back only through `ingest`,
+which runs the dedupe and trust rules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memrepo.errors import EntryNotFound, InvalidArgument
+from memrepo.items._rows import to_ms
+from memrepo.items._tx import Tx
+from memrepo.models.items import Status
+
+_SETTABLE = ("archived", "superseded", "deleted")
+
+
+def check_status(status: str) -> Status:
+    """The status, or `InvalidArgument` (reactivation goes through ingest)."""
+    if status == "active":
+        raise InvalidArgument("an item is reactivated by ingesting it again, not by set_status")
+    if status not in _SETTABLE:
+        raise InvalidArgument(f"unknown status {status!r}; allowed: {', '.join(_SETTABLE)}")
+    return status  # type: ignore[return-value]
+
+
+def apply_status(tx: Tx, item_ids: list[str], status: Status, now: datetime) -> list[str]:
+    """Set `status` on the records of `item_ids`; returns the ids that changed.
+
+    deleted: every revision of each record. archived/superseded: the active revision of
+    each record (a record with no active revision is left alone).
+    """
+    changed: list[str] = []
+    seen: set[str] = set()
+    for item_id in item_ids:
+        if item_id in seen:
+            continue
+        chain = tx.chain_ids(item_id)
+        seen.update(chain)
+        if status == "deleted":
+            targets = [
+                i for i in chain if (row := tx.get(i)) is not None and row.status != "deleted"
+            ]
+            _scrub(tx, targets, now)
+        else:
+            marks = ",".join("?" for _ in chain)
+            active = tx.items(f"WHERE id IN ({marks}) AND status = 'active'", chain)
+            targets = [row.id for row in active]
+            tx.set_status(targets, status, now)
+        changed.extend(targets)
+    return changed
+
+
+def set_status(tx: Tx, item_id: str, status: str, now: datetime) -> list[str]:
+    """`apply_status` for one id; `EntryNotFound` when there is no such item."""
+    checked = check_status(status)
+    if tx.get(item_id) is None:
+        raise EntryNotFound(f"memory:{item_id}")
+    return apply_status(tx, [item_id], checked, now)
+
+
+def set_status_by_source_ref(
+    tx: Tx, store: str, ref_id: str, status: str, now: datetime
+) -> list[str]:
+    """`apply_status` for every item answering to `store:ref_id` (none is no error)."""
+    checked = check_status(status)
+    matches = [row.id for row in tx.by_source_ref(store, ref_id, active=False)]
+    return apply_status(tx, matches, checked, now)
+
+
+def _scrub(tx: Tx, item_ids: list[str], now: datetime) -> None:
+    tx.conn.executemany(
+        "UPDATE memory_items SET status = 'deleted', content = '', "
+        "content_hash = 'deleted:' || id, subject_key = 'deleted:' || id, pinned = 0, "
+        "updated_at = ? WHERE id = ?",
+        [(to_ms(now), item_id) for item_id in item_ids],
+    )
+
+
+def mark_used(tx: Tx, item_ids: list[str], now: datetime) -> None:
+    """Record that these items were injected or quoted (recall ranks on it)."""
+    tx.conn.executemany(
+        "UPDATE memory_items SET last_used_at = ? WHERE id = ?",
+        [(to_ms(now), item_id) for item_id in item_ids],
+    )

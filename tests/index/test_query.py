@@ -1,0 +1,177 @@
+"""The query builder: plain text only, stopwords at query time, prefix on the last word."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from whoosh.query import NullQuery
+
+from memrepo.index import IndexDoc, IndexStore, build_query, distinctive_terms
+from memrepo.index.query import MAX_TERMS
+
+from .conftest import doc
+
+
+def refs(store: IndexStore, text: str, *, any_terms: bool = False) -> list[str]:
+    built = build_query(text)
+    q = built.any_terms if any_terms else built.all_terms
+    return [hit.ref for hit in store.search(q, limit=10)]
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ('"postgres migration"', ("postgres", "migration")),
+        ("postgres AND migration", ("postgres", "and", "migration")),
+        ("postgres OR NOT migration", ("postgres", "or", "not", "migration")),
+        ("postg*", ("postg",)),
+        ("postgr?s", ("postgr", "s")),
+        ("postgres~2 migration^5", ("postgres", "2", "migration", "5")),
+        ("(postgres) [migration] {May}", ("postgres", "migration", "may")),
+        ("exact:postgres path:MEMORY", ("exact", "postgres", "path", "memory")),
+    ],
+)
+def test_operators_are_words_not_syntax(text: str, terms: tuple[str, ...]) -> None:
+    assert build_query(text).terms == terms
+
+
+def test_operator_words_must_match_as_words(store: IndexStore) -> None:
+    # "NOT" is a word here: no entry holds "not", so the all-terms query finds nothing
+    # (as Whoosh syntax it would have found the ship entry), and the any-term query does
+    # not exclude the café entry.
+    assert refs(store, "postgres NOT cafe") == []
+    assert set(refs(store, "postgres NOT cafe", any_terms=True)) == {
+        "folder:MEMORY.md#ship",
+        "folder:MEMORY.md#cafe",
+    }
+
+
+def test_stopwords_are_dropped_from_any_terms_only() -> None:
+    built = build_query("when do we ship the postgres 16 migration")
+    assert built.distinctive == ("ship", "postgres", "16", "migration")
+    assert "when" in built.terms
+    assert "when" in str(built.all_terms)
+    assert "when" not in str(built.any_terms)
+
+
+def test_a_query_of_only_stopwords_keeps_them() -> None:
+    assert distinctive_terms("the and of") == ["the", "and", "of"]
+    assert distinctive_terms("für die über") == ["fur", "die", "uber"]
+
+
+@pytest.mark.parametrize("word", ["may", "us", "yet"])
+def test_may_us_yet_are_not_stopwords(word: str, store: IndexStore) -> None:
+    assert word in distinctive_terms(f"the {word}")
+
+
+def test_may_is_found(store: IndexStore) -> None:
+    assert refs(store, "May") == ["folder:MEMORY.md#ship"]
+    assert refs(store, "what ships in may", any_terms=True)[0] == "folder:MEMORY.md#ship"
+
+
+def test_stopword_heavy_question_finds_by_any_terms(store: IndexStore) -> None:
+    question = "when do we ship the postgres 16 migration"
+    assert refs(store, question) == []
+    assert refs(store, question, any_terms=True)[0] == "folder:MEMORY.md#ship"
+
+
+def test_the_last_word_matches_as_a_prefix(store: IndexStore) -> None:
+    assert refs(store, "postgres migr") == ["folder:MEMORY.md#ship"]
+    assert refs(store, "migr postgres") == []  # only the last word is a prefix
+    assert "Prefix" not in repr(build_query("postgres m").all_terms)  # one character
+
+
+def test_a_half_typed_compound_matches_as_a_prefix(store: IndexStore) -> None:
+    assert refs(store, "v1.2") == ["folder:MEMORY.md#shoes"]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("cafe muller", "folder:MEMORY.md#cafe"),
+        ("CAFÉ", "folder:MEMORY.md#cafe"),
+        ("ISTANBUL", "folder:MEMORY.md#cafe"),
+        ("istanbul", "folder:MEMORY.md#cafe"),
+        ("İstanbul", "folder:MEMORY.md#cafe"),
+        ("東京", "folder:MEMORY.md#tokyo"),
+        ("都", "folder:MEMORY.md#tokyo"),
+        ("庁", "folder:MEMORY.md#tokyo"),
+        ("東京都庁", "folder:MEMORY.md#tokyo"),
+        ("москва", "team:core:MEMORY.md#ru"),
+        ("yet", "team:core:MEMORY.md#ru"),
+        ("v1.2.3", "folder:MEMORY.md#shoes"),
+        ("aks-42", "folder:notes.md#aks"),
+        ("AKS", "folder:notes.md#aks"),
+        ("postgres-16", "folder:MEMORY.md#ship"),
+        ("postgres 16", "folder:MEMORY.md#ship"),
+    ],
+)
+def test_all_terms_finds(store: IndexStore, text: str, ref: str) -> None:
+    assert refs(store, text) == [ref]
+
+
+def test_stem_finds_other_forms_and_exact_ranks_first(store: IndexStore) -> None:
+    assert refs(store, "runs") == ["folder:MEMORY.md#shoes"]
+    assert refs(store, "shoe") == ["folder:MEMORY.md#shoes"]
+    assert refs(store, "v1.2.4") == []
+
+
+def test_a_compound_written_whole_outscores_its_scattered_parts(store: IndexStore) -> None:
+    store.replace([_doc("folder:x.md#scattered", "postgres upgrade takes 16 hours")])
+    hits = store.search(build_query("postgres-16").all_terms, limit=5)
+    assert [h.ref for h in hits] == ["folder:MEMORY.md#ship", "folder:x.md#scattered"]
+
+
+def _doc(ref: str, text: str) -> IndexDoc:
+    return doc(ref, text, path="x.md")
+
+
+HOSTILE = [
+    "",
+    "   ",
+    "AND OR NOT",
+    '*** ??? ~~~ ^^^ ::: ((( ))) """',
+    "\x00\x01\x1b[31m\x7f",
+    "\ud800\udfff lone \udc00 surrogates",
+    r".*+?[](){}|\^$ (?P<x>a)\1",
+    "'; DROP TABLE memory_items; --",
+    "exact:foo OR stem:bar^3 AND ref:*",
+    "word " * 2000,
+    "x" * 10_000,
+    "😀" * 5000,
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_build_and_search(store: IndexStore, text: str) -> None:
+    built = build_query(text)
+    assert len(built.terms) <= MAX_TERMS
+    for q in (built.all_terms, built.any_terms):
+        hits = store.search(q, limit=5)
+        assert all(hit.ref for hit in hits)
+
+
+def test_an_empty_query_is_null_and_finds_nothing(store: IndexStore) -> None:
+    built = build_query("*** ::: ()")
+    assert built.is_empty
+    assert built.all_terms is NullQuery
+    assert store.search(built.any_terms, limit=5) == []
+
+
+def test_long_queries_keep_the_first_distinctive_terms() -> None:
+    text = " ".join(f"w{i}" for i in range(500))
+    terms = distinctive_terms(text)
+    assert terms == [f"w{i}" for i in range(MAX_TERMS)]
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.text())
+def test_any_text_builds_a_query_that_searches(store: IndexStore, text: str) -> None:
+    built = build_query(text)
+    assert set(built.distinctive) <= set(built.terms)
+    for q in (built.all_terms, built.any_terms):
+        for hit in store.search(q, limit=3):
+            assert hit.rank >= 1
