@@ -95,6 +95,30 @@ class _Tour:
         self._section("8. MEMORY.md, after undo")
         self._show("MEMORY.md")
 
+        self._section("9. Recall: one ranked answer over the folder and memory_items")
+        private = "My dentist appointment is on Thursday at 10."
+        self._say(f'$ memrepo remember "{private}" --private')
+        written = self.repo.remember(private, private=True, by="user")
+        self._say(f"{written.action} {written.ref} (memory_items, not in git)")
+        self._recall("which editor do I use")
+        self._recall("deploys staging", workspace=WORKSPACE)
+        self._recall("dentist appointment")
+        self._recall("dentist appointment", private=True)
+        self.repo.close()
+
+    def _recall(self, query: str, *, workspace: str | None = None, private: bool = False) -> None:
+        command = f'$ memrepo recall "{query}"'
+        if workspace:
+            command += f' --workspace "{workspace}"'
+        if private:
+            command += " --private"
+        self._say(command)
+        result = self.repo.recall(query, workspace=workspace, include_private=private, limit=3)
+        if not result.hits:
+            self._say("nothing found" + ("" if private else "  (private facts need --private)"))
+        for number, hit in enumerate(result.hits, start=1):
+            self._say(f"{number:>2}. {hit.text}  [{hit.ref}, relevance {hit.relevance:.2f}]")
+
     def _remember(
         self, text: str, *, workspace: str | None = None, subject: str | None = None
     ) -> WriteResult:

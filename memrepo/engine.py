@@ -8,6 +8,7 @@ store: the folder owns git, `memrepo.items` owns SQLite.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from types import TracebackType
@@ -20,6 +21,7 @@ from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite, MemoryFolder
 from memrepo.hygiene import redact_secrets, screen
 from memrepo.items import ItemStore, ItemWriter
+from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -39,7 +41,9 @@ from memrepo.models.items import (
     WorkspacePolicy,
     candidate,
 )
-from memrepo.routing import EXPLICIT_SOURCES, SOURCE_TO_BY, Route, choose_route, source_for
+from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
+from memrepo.recall.searcher import Searcher, visibility_for
+from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 
 BY_VALUES = ("user", "agent", "dream", "import")
 ITEM_PREFIX = "memory:"
@@ -52,6 +56,7 @@ class MemoryRepo:
     def __init__(self, folder: MemoryFolder) -> None:
         self.folder = folder
         self._items: ItemWriter | None = None
+        self._searcher: Searcher | None = None
 
     @classmethod
     def init(
@@ -95,8 +100,18 @@ class MemoryRepo:
             self._items = ItemWriter(store, self.folder.clock, self._workspace_policy)
         return self._items
 
+    @property
+    def searcher(self) -> Searcher:
+        """The index and its lanes, set up on first use."""
+        if self._searcher is None:
+            self._searcher = Searcher(self.folder, self.items)
+        return self._searcher
+
     def close(self) -> None:
         """Finish queued item writes and close the database (the folder needs no closing)."""
+        if self._searcher is not None:
+            self._searcher.close()
+            self._searcher = None
         if self._items is not None:
             self._items.close()
             self._items.store.close()
@@ -198,7 +213,14 @@ class MemoryRepo:
             redacted=screened.redacted,
             truncated=screened.truncated,
         )
-        return self.folder.write_entry(write)
+        result = self.folder.write_entry(write)
+        if result.commit:
+            self._folder_changed()
+        return result
+
+    def _folder_changed(self) -> None:
+        if self._searcher is not None:
+            self._searcher.after_folder_write()
 
     def _remember_item(
         self,
@@ -274,7 +296,9 @@ class MemoryRepo:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
         if not ref.startswith(ITEM_PREFIX):
-            return self.folder.forget(ref, by=by, task=task_id)
+            result = self.folder.forget(ref, by=by, task=task_id)
+            self._folder_changed()
+            return result
         item_id = ref.removeprefix(ITEM_PREFIX)
         detail = self.items.store.get(item_id)
         if detail is None or detail.item.status == "deleted":
@@ -284,7 +308,9 @@ class MemoryRepo:
 
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""
-        return self.folder.undo(commit, by=by)
+        result = self.folder.undo(commit, by=by)
+        self._folder_changed()
+        return result
 
     # --- memory_items ------------------------------------------------------------------
 
@@ -320,6 +346,7 @@ class MemoryRepo:
         key = slugify(workspace)
         report = self.items.clear_workspace(key)
         self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
+        self._folder_changed()
         return report
 
     def set_workspace(
@@ -340,6 +367,67 @@ class MemoryRepo:
         self.config.workspaces[key] = updated
         save_config(self.folder.state_dir, self.config)
         return updated
+
+    # --- recall ------------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        workspace: str | None = None,
+        include_private: bool = False,
+        contact_ref: str | None = None,
+        task_id: str | None = None,
+        min_trust: str = "inferred",
+        lanes: Sequence[str] | None = None,
+        detail: Detail = "snippet",
+    ) -> RecallResult:
+        """Search every lane and fuse them into one ranked answer (DESIGN §6).
+
+        The query is plain text (never search syntax). Only what this reader may see is
+        searched: global facts and the active workspace's, task items for `task_id`,
+        contact items for `contact_ref`, private items with `include_private`, trust at
+        least `min_trust`. Raises RecallFailed when every lane fails.
+        """
+        visibility = visibility_for(
+            workspace=workspace,
+            include_private=include_private,
+            contact_ref=contact_ref,
+            task_id=task_id,
+            min_trust=min_trust,
+        )
+        return self.searcher.recall(query, visibility, limit=limit, lanes=lanes, detail=detail)
+
+    def expand(
+        self,
+        refs: Sequence[str],
+        *,
+        workspace: str | None = None,
+        include_private: bool = False,
+        contact_ref: str | None = None,
+        task_id: str | None = None,
+        min_trust: str = "inferred",
+    ) -> list[RecallHit]:
+        """The full text of `refs` under the same visibility as recall (hidden: absent)."""
+        visibility = visibility_for(
+            workspace=workspace,
+            include_private=include_private,
+            contact_ref=contact_ref,
+            task_id=task_id,
+            min_trust=min_trust,
+        )
+        return self.searcher.expand(refs, visibility)
+
+    def mark_used(self, refs: Sequence[str]) -> None:
+        """Record that these items were put in a prompt or quoted (folder refs: no-op)."""
+        ids = [ref.removeprefix(ITEM_PREFIX) for ref in refs if ref.startswith(ITEM_PREFIX)]
+        if ids:
+            self.items.mark_used(ids)
+
+    def reindex(self) -> ReindexReport:
+        """Rebuild the whole index from git and memory_items."""
+        return self.searcher.reindex()
 
     # --- reads -------------------------------------------------------------------------
 

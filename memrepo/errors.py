@@ -17,6 +17,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
     +-- IndexLocked                 another process held the search index writer too long
     +-- IndexUnavailable            the search index could not be used even after a rebuild
+    +-- RecallFailed                every recall lane failed (never "nothing remembered")
     +-- StoreError                  the memory_items database cannot be used
         +-- StoreBusy               another process held the database too long
         +-- StoreCorrupt            the file is not a readable SQLite database (left as is)
@@ -181,3 +182,12 @@ class IndexUnavailable(MemrepoError):
         super().__init__(f"{path}: search index unusable ({reason}); run `memrepo reindex`")
         self.path = path
         self.reason = reason
+
+
+class RecallFailed(MemrepoError):
+    """Every recall lane failed; never reported as "nothing remembered"."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        detail = "; ".join(f"{lane}: {why}" for lane, why in errors.items())
+        super().__init__(f"recall failed in every lane ({detail}); try `memrepo reindex`")
+        self.errors = dict(errors)

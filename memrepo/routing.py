@@ -31,8 +31,6 @@ SOURCE_TO_BY: dict[str, str] = {
     "inferred": "agent",
     "third_party": "agent",
 }
-#: Explicit acts: recorded even where a workspace turned memory off.
-EXPLICIT_SOURCES = frozenset({"user_stated", "user_confirmed", "curated"})
 
 
 @dataclass(frozen=True, slots=True)

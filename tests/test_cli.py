@@ -483,6 +483,8 @@ def test_every_documented_command_exists() -> None:
         "items",
         "lint",
         "log",
+        "recall",
+        "reindex",
         "remember",
         "retention",
         "show",

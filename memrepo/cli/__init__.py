@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memrepo.cli import folder, items
+from memrepo.cli import folder, items, recall
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
 from memrepo.errors import MemrepoError
 
@@ -56,4 +56,5 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     folder.register(commands)
     items.register(commands)
+    recall.register(commands)
     return parser

@@ -128,6 +128,34 @@ class GitStore:
                 assert isinstance(blob, pygit2.Blob)
                 yield path, blob.data
 
+    def main_id(self) -> str:
+        """The id main points at ("" for an unborn repo): what indexes record."""
+        commit = self.main_commit()
+        return str(commit.id) if commit is not None else ""
+
+    def commit_by_id(self, commit_id: str) -> pygit2.Commit | None:
+        """A commit by full id, or None when it is not (or no longer) in the repo."""
+        if not commit_id:
+            return None
+        try:
+            obj = self.repo.get(commit_id)
+        except (ValueError, pygit2.GitError):
+            return None
+        return obj if isinstance(obj, pygit2.Commit) else None
+
+    def changed_since(self, old_id: str, new_id: str) -> list[str] | None:
+        """Paths whose content differs between two commits ("" = empty tree); None when
+        one of them is gone (history rewritten, garbage collected)."""
+        old = self.commit_by_id(old_id)
+        new = self.commit_by_id(new_id)
+        if (old_id and old is None) or (new_id and new is None):
+            return None
+        return changed_paths(
+            self.repo,
+            old.tree if old is not None else None,
+            new.tree if new is not None else None,
+        )
+
     def pending_edits(self) -> PendingEdits:
         """Edits a person left uncommitted: tracked files changed, new `.md` files."""
         modified: list[str] = []

@@ -33,6 +33,7 @@ ID_FIELDS = (
     "task_id",
     "kind",
     "norm_hash",
+    "audience",
 )
 """Fields indexed as one untokenized term each: what search filters and excludes match."""
 
@@ -67,7 +68,9 @@ class IndexDoc:
     ``repo`` names the git repository a document came from ("main", "team:<name>"), so
     a file-level update can delete by (repo, path). Empty strings are indexed as the
     empty term, so a filter can ask for "no workspace" with ``{"workspace": {""}}``.
-    ``norm_hash`` defaults to :func:`norm_hash` of ``text``.
+    ``norm_hash`` defaults to :func:`norm_hash` of ``text``. ``audience`` is who may see
+    it beyond workspace and privacy: "all", "task:<id>" or "contact:<ref>", so visibility
+    stays one AND of allowed values per field.
     """
 
     ref: str
@@ -92,6 +95,7 @@ class IndexDoc:
     task_id: str = ""
     kind: str = ""
     norm_hash: str = field(default="")
+    audience: str = "all"
 
     def __post_init__(self) -> None:
         if not self.norm_hash:

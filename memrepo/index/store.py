@@ -92,9 +92,11 @@ class IndexStore:
         if store._problem() is None:
             return store
         with store._file_lock():
+            # Never built here before: building it is expected, not worth a warning.
+            first = not store.path.exists() and not store.meta_path.exists()
             reason = store._problem()  # another process may have rebuilt meanwhile
             if reason is not None:
-                store._rebuild(reason)
+                store._rebuild(reason, warn=not first)
         return store
 
     def _problem(self) -> str | None:
@@ -137,7 +139,7 @@ class IndexStore:
                     searcher.search(Term(fieldname, term.decode("utf-8")), limit=1)
                     break
 
-    def _rebuild(self, reason: str) -> None:
+    def _rebuild(self, reason: str, *, warn: bool = True) -> None:
         self._close_index()
         if self.path.is_dir() and not self.path.is_symlink():
             shutil.rmtree(self.path)
@@ -152,10 +154,11 @@ class IndexStore:
         meta = self._read_meta() or {"reflected": {}}
         meta["schema_version"] = SCHEMA_VERSION
         self._write_meta(meta)
-        warnings.warn(
-            IndexRebuiltWarning(f"{self.path}: {reason}; rebuilt from git and memory_items"),
-            stacklevel=3,
-        )
+        if warn:
+            warnings.warn(
+                IndexRebuiltWarning(f"{self.path}: {reason}; rebuilt from git and memory_items"),
+                stacklevel=3,
+            )
 
     # -- writing ---------------------------------------------------------------------
 
@@ -176,6 +179,7 @@ class IndexStore:
         docs: Iterable[IndexDoc],
         delete_refs: Iterable[str] = (),
         delete_paths: Iterable[tuple[str, str]] = (),
+        delete_lanes: Iterable[str] = (),
     ) -> None:
         """Delete by ref and by (repo, path), then add or update ``docs``: one commit.
 
@@ -189,6 +193,8 @@ class IndexStore:
                 writer.delete_by_term("ref", ref)
             for repo, path in delete_paths:
                 writer.delete_by_query(And([Term("repo", repo), Term("path", path)]))
+            for lane in delete_lanes:
+                writer.delete_by_term("lane", lane)
             for doc in unique.values():
                 writer.update_document(**doc.to_fields())
             writer.commit()
@@ -248,6 +254,23 @@ class IndexStore:
             ]
         )
         return hits
+
+    def fetch(
+        self,
+        refs: Collection[str],
+        *,
+        filter_terms: Mapping[str, Collection[str]] | None = None,
+        exclude: Mapping[str, Collection[str]] | None = None,
+    ) -> list[IndexHit]:
+        """The documents with these refs that pass the same filters a search applies."""
+        if not refs:
+            return []
+        return self.search(
+            Or([Term("ref", ref) for ref in refs]),
+            filter_terms=filter_terms,
+            exclude=exclude,
+            limit=len(refs),
+        )
 
     def doc_count(self) -> int:
         """How many documents the index holds now."""

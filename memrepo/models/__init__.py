@@ -18,6 +18,7 @@ from memrepo.models.folder import (
     WriteAction,
     WriteResult,
 )
+from memrepo.models.recall import Provenance, RecallHit, RecallResult, ReindexReport
 
 __all__ = [
     "By",
@@ -27,6 +28,10 @@ __all__ = [
     "LintProblem",
     "LintReport",
     "ProblemKind",
+    "Provenance",
+    "RecallHit",
+    "RecallResult",
+    "ReindexReport",
     "SkipReason",
     "UndoResult",
     "WorktreeStatus",

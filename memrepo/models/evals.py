@@ -1,0 +1,174 @@
+"""Models of the recall-quality gate: the fixture schema and the report of a run.
+
+A fixture file (``fixtures/evals/<category>.json``) is one :class:`EvalCategory`: the repo
+content to build (committed files, ``remember`` calls, workspace settings, later hand
+commits, uncommitted edits) and the cases to run against it. Expectations are substrings
+of hit texts, because refs depend on hashes; a *leak* is any ``must_not`` text in a hit.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+FileText = str | list[str]
+"""A file's content: one string, or a list of lines (joined with newlines, plus a final
+newline) so fixtures stay readable."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RememberStep(_Strict):
+    """One ``MemoryRepo.remember`` call of a setup (only the routing-relevant kwargs)."""
+
+    text: str
+    workspace: str | None = None
+    private: bool = False
+    contact_ref: str | None = None
+    scope: str | None = None
+    task_id: str | None = None
+    source_kind: str | None = None
+    subject: str | None = None
+    by: Literal["user", "agent", "dream", "import"] = "user"
+    file: str | None = None
+    kind: str | None = None
+    source: str | None = None
+
+
+class WorkspaceStep(_Strict):
+    """One ``MemoryRepo.set_workspace`` call, applied before any ``remember``."""
+
+    workspace: str
+    memory: bool | None = None
+    privacy: Literal["normal", "strict", "disabled"] | None = None
+
+
+class EvalSetup(_Strict):
+    """The memory a category's cases run against, built in this order:
+
+    1. ``files`` written and committed with plain git (as a person would), then the memory
+       repo is opened over them;
+    2. ``settings`` (workspace settings);
+    3. ``remember`` calls, in order;
+    4. ``committed_after``: files written and committed with plain git after memrepo has
+       indexed, so the index must follow HEAD;
+    5. ``uncommitted``: files left in the working tree without a commit.
+    """
+
+    files: dict[str, FileText] = Field(default_factory=dict)
+    settings: list[WorkspaceStep] = Field(default_factory=list)
+    remember: list[RememberStep] = Field(default_factory=list)
+    committed_after: dict[str, FileText] = Field(default_factory=dict)
+    uncommitted: dict[str, FileText] = Field(default_factory=dict)
+
+
+class CaseOptions(_Strict):
+    """The recall arguments of a case besides the query."""
+
+    workspace: str | None = None
+    include_private: bool = False
+    contact_ref: str | None = None
+    task_id: str | None = None
+    min_trust: str = "inferred"
+    lanes: list[str] | None = None
+
+
+class EvalCase(_Strict):
+    """One query, what its answer must contain (``expect``) and must never contain."""
+
+    id: str
+    query: str
+    options: CaseOptions = Field(default_factory=CaseOptions)
+    expect: list[str] = Field(default_factory=list)
+    must_not: list[str] = Field(default_factory=list)
+    note: str = ""
+
+    @field_validator("expect", "must_not")
+    @classmethod
+    def _no_empty_text(cls, value: list[str]) -> list[str]:
+        if any(not text.strip() for text in value):
+            raise ValueError("an expectation must be a non-empty substring of a hit text")
+        return value
+
+
+class EvalCategory(_Strict):
+    """One fixture file: a category of cases over one repo setup."""
+
+    category: str
+    description: str
+    setup: EvalSetup = Field(default_factory=EvalSetup)
+    cases: list[EvalCase]
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+class Leak(_Strict):
+    """A ``must_not`` text that appeared in a hit (`rank` is 1-based)."""
+
+    case_id: str
+    text: str
+    rank: int
+    ref: str
+
+
+class CaseResult(_Strict):
+    """How one case went. ``ranks`` holds, per expected text, the 1-based rank of the
+    first hit containing it (None when it is not within the limit). ``hits`` previews the
+    hit texts only when the case missed, ranked an expectation below first, or leaked."""
+
+    id: str
+    category: str
+    query: str
+    ranks: list[int | None] = Field(default_factory=list)
+    recall_at_1: float | None = None
+    recall_at_5: float | None = None
+    recall_at_10: float | None = None
+    reciprocal_rank: float | None = None
+    leaks: list[Leak] = Field(default_factory=list)
+    error: str | None = None
+    hits: list[str] = Field(default_factory=list)
+
+
+class Failure(_Strict):
+    """A case whose recall raised (or reported a failed lane), with the message."""
+
+    case_id: str
+    message: str
+
+
+class CategoryScore(_Strict):
+    """Metrics of one category (or of every case, for ``overall``).
+
+    Recall@k and MRR are averaged over the ``scored`` cases (those with expectations);
+    they are None when there are none.
+    """
+
+    category: str
+    cases: int
+    scored: int
+    recall_at_1: float | None
+    recall_at_5: float | None
+    recall_at_10: float | None
+    mrr: float | None
+    leaks: int
+    failures: int
+
+
+class EvalReport(_Strict):
+    """The result of one eval run: per-category rows, the overall row, leaks, failures."""
+
+    limit: int
+    categories: list[CategoryScore]
+    overall: CategoryScore
+    leaks: list[Leak] = Field(default_factory=list)
+    failures: list[Failure] = Field(default_factory=list)
+    cases: list[CaseResult] = Field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """No leak and no failed case (the recall threshold is the caller's choice)."""
+        return not self.leaks and not self.failures

@@ -1,0 +1,60 @@
+"""Models of recall: ranked hits with provenance, and the result of one recall."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Detail = Literal["snippet", "full"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Provenance(_Frozen):
+    """Where a hit comes from, so an agent can cite it and a person can check it."""
+
+    repo: str = "main"
+    path: str | None = None
+    line: int | None = None
+    commit: str | None = None
+    by: str | None = None
+    added: str | None = None
+    source: str | None = None
+    trust: str | None = None
+    uncommitted: bool = False
+
+
+class RecallHit(_Frozen):
+    """One fused hit. `relevance` is the score relative to the best hit (1.0 for it)."""
+
+    ref: str
+    lane: str
+    text: str
+    snippet: str
+    relevance: float
+    score: float
+    provenance: Provenance
+    tainted: bool = False
+    tokens: int
+    lane_ranks: dict[str, int] = Field(default_factory=dict)
+    content: str | None = None
+
+
+class RecallResult(_Frozen):
+    """The ranked hits of one recall, and any lane that failed (recall raises when all do)."""
+
+    query: str
+    hits: tuple[RecallHit, ...] = ()
+    lane_errors: dict[str, str] = Field(default_factory=dict)
+
+
+class ReindexReport(_Frozen):
+    """What a full rebuild indexed."""
+
+    documents: int
+    folder_entries: int
+    items: int
+    seconds: float

@@ -1,0 +1,235 @@
+"""The index as a projection of git and memory_items, kept in step incrementally.
+
+The index records the commit of main it reflects, the item store's hot version, and
+which files it took from the working tree. `sync` applies only the difference: the tree
+diff from the reflected commit to HEAD, files people edited without committing (read
+from the working tree, marked uncommitted), and item changes. Anything it cannot bridge
+(a reflected commit that is gone, items changed by another process) falls back to
+re-reading that part in full. Nothing here is a source of truth.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import PurePosixPath
+
+from memrepo.errors import FormatError
+from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder, make_ref
+from memrepo.formats import parse
+from memrepo.index import IndexDoc, IndexStore
+from memrepo.items import ItemWriter
+from memrepo.models.items import ItemFilters, MemoryItem
+from memrepo.routing import BY_TO_SOURCE
+
+MAIN = "main"
+WORKTREE_KEY = "main:worktree"
+ITEMS_KEY = "items"
+_BY_TRUST = {**BY_TO_SOURCE}
+
+
+def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> list[IndexDoc]:
+    """The index documents of one markdown file (none when it is not readable)."""
+    try:
+        doc = parse(data, path)
+    except FormatError:
+        return []  # lint and health report it; the other files stay searchable
+    workspace = _workspace_of(path)
+    docs: dict[str, IndexDoc] = {}
+    for entry in doc.entries:
+        ref = make_ref(path, entry.id)
+        if ref in docs or not entry.text:
+            continue  # a repeated fact in one file is one document
+        meta = entry.metadata
+        by = meta.get("by", "user")  # a bullet without metadata was written by a person
+        docs[ref] = IndexDoc(
+            ref=ref,
+            lane="folder",
+            text=entry.text,
+            repo=MAIN,
+            path=path,
+            line=entry.line_no + 1,
+            subject=meta.get("subject", ""),
+            workspace=workspace,
+            scope="workspace" if workspace else "global",
+            privacy="normal",
+            trust=_BY_TRUST.get(by, "inferred"),
+            status="active",
+            by=by,
+            added=meta.get("added", ""),
+            tainted=meta.get("tainted", "").casefold() == "yes",
+            source=meta.get("source", ""),
+            commit=commit,
+            uncommitted=uncommitted,
+            kind=meta.get("kind", ""),
+        )
+    return list(docs.values())
+
+
+def item_doc(item: MemoryItem) -> IndexDoc:
+    """The index document of one active memory item."""
+    audience = "all"
+    if item.scope in ("task", "contact") and item.scope_ref:
+        audience = f"{item.scope}:{item.scope_ref}"
+    return IndexDoc(
+        ref=item.ref,
+        lane="memory",
+        text=item.content,
+        subject="" if item.derived_subject else item.subject_key,
+        workspace=item.workspace_id or "",
+        scope=item.scope,
+        scope_ref=item.scope_ref or "",
+        privacy=item.privacy,
+        trust=item.source,
+        status=item.status,
+        by=item.source,
+        added=item.created_at.date().isoformat(),
+        source=f"{item.source_ref.store}:{item.source_ref.id}" if item.source_ref else "",
+        task_id=item.task_id or "",
+        kind=item.kind,
+        audience=audience,
+    )
+
+
+def _workspace_of(path: str) -> str:
+    parts = PurePosixPath(path).parts
+    if len(parts) == 2 and parts[0] == "workspaces" and parts[1].endswith(".md"):
+        return parts[1][:-3]
+    return ""
+
+
+def _indexed(path: str) -> bool:
+    return path.endswith(".md") and not path.startswith(SWARM_PREFIX)
+
+
+class Projection:
+    """Builds and updates the index of one memory root."""
+
+    def __init__(self, folder: MemoryFolder, items: ItemWriter) -> None:
+        self.folder = folder
+        self.items = items
+
+    # --- full rebuild ------------------------------------------------------------------
+
+    def rebuild(self, store: IndexStore) -> None:
+        """Replace the whole index (the rebuild callback of `IndexStore.open`)."""
+        self.rebuild_counting(store)
+
+    def rebuild_counting(self, store: IndexStore) -> tuple[int, int]:
+        """Replace the whole index; returns (folder entries, items) indexed."""
+        head = self.folder.store.main_id()
+        dirty = self._dirty_paths()
+        hot = self.items.hot_version
+        counts = [0, 0]
+
+        def everything() -> Iterator[IndexDoc]:
+            for doc in self._folder_docs(head, dirty):
+                counts[0] += 1
+                yield doc
+            for doc in self._item_docs():
+                counts[1] += 1
+                yield doc
+
+        store.bulk_load(everything())
+        store.set_reflected(MAIN, head)
+        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
+        store.set_reflected(ITEMS_KEY, str(hot))
+        return counts[0], counts[1]
+
+    def _folder_docs(self, head: str, dirty: set[str]) -> Iterator[IndexDoc]:
+        commit = self.folder.store.commit_by_id(head)
+        if commit is None:
+            files: Iterable[tuple[str, bytes]] = ()
+        else:
+            files = self.folder.store.iter_files(commit)
+        for path, data in files:
+            if _indexed(path) and path not in dirty:
+                yield from entry_docs(path, data, commit=head, uncommitted=False)
+        for path in sorted(dirty):
+            edited = self.folder.store.read_worktree(path)
+            if edited is not None:
+                yield from entry_docs(path, edited, commit="", uncommitted=True)
+
+    def _item_docs(self) -> Iterator[IndexDoc]:
+        filters = ItemFilters(status="active", include_private=True)
+        for item in self.items.store.list(filters):
+            yield item_doc(item)
+
+    # --- incremental -------------------------------------------------------------------
+
+    def sync(self, store: IndexStore, *, dirty: set[str] | None = None) -> None:
+        """Bring the index up to HEAD, the working tree and the item store.
+
+        `dirty` are the files with uncommitted edits; None asks git (a status scan).
+        Right after a memrepo write it is known to be empty: the write committed them.
+        """
+        self._sync_folder(store, self._dirty_paths() if dirty is None else dirty)
+        self._sync_items(store)
+
+    def _sync_folder(self, store: IndexStore, dirty: set[str]) -> None:
+        head_id = self.folder.store.main_id()
+        reflected = store.reflected(MAIN)
+        was_dirty = set(json.loads(store.reflected(WORKTREE_KEY) or "[]"))
+        if reflected == head_id and not dirty and not was_dirty:
+            return
+        changed = None if reflected is None else self.folder.store.changed_since(reflected, head_id)
+        if changed is None:
+            self._refresh_folder(store, head_id, dirty)
+            return
+        head = self.folder.store.commit_by_id(head_id)
+        paths = {p for p in changed if _indexed(p)} | dirty | was_dirty
+        docs: list[IndexDoc] = []
+        for path in sorted(paths):
+            if path in dirty:
+                edited = self.folder.store.read_worktree(path)
+                if edited is not None:
+                    docs.extend(entry_docs(path, edited, commit="", uncommitted=True))
+            elif head is not None:
+                data = self.folder.store.read(path, head)
+                if data is not None:
+                    docs.extend(entry_docs(path, data, commit=head_id, uncommitted=False))
+        store.replace(docs, delete_paths=[(MAIN, p) for p in paths])
+        store.set_reflected(MAIN, head_id)
+        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
+
+    def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
+        """The reflected commit is gone (history rewritten): re-read every file."""
+        docs = list(self._folder_docs(head, dirty))
+        store.replace(docs, delete_lanes=["folder"])
+        store.set_reflected(MAIN, head)
+        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
+
+    def _dirty_paths(self) -> set[str]:
+        pending = self.folder.store.pending_edits()
+        return {p for p in (*pending.modified, *pending.added) if _indexed(p)} | {
+            p for p in pending.deleted if _indexed(p)
+        }
+
+    def _sync_items(self, store: IndexStore) -> None:
+        hot = str(self.items.hot_version)
+        if store.reflected(ITEMS_KEY) == hot:
+            return
+        # Changed by another process (or a purge): re-read the active items.
+        store.replace(list(self._item_docs()), delete_lanes=["memory"])
+        store.set_reflected(ITEMS_KEY, hot)
+
+    def apply_items(self, store: IndexStore, item_ids: Iterable[str]) -> None:
+        """Update the documents of items this process just changed, in the same call.
+
+        Every committed change moves the hot version by one; if the index is not exactly
+        one behind, another process changed items too and they are re-read in full.
+        """
+        hot = str(self.items.hot_version)
+        if store.reflected(ITEMS_KEY) != str(int(hot) - 1):
+            self._sync_items(store)
+            return
+        docs: list[IndexDoc] = []
+        gone: list[str] = []
+        for item_id in item_ids:
+            detail = self.items.store.get(item_id)
+            if detail is not None and detail.item.status == "active":
+                docs.append(item_doc(detail.item))
+            else:
+                gone.append(f"memory:{item_id}")
+        store.replace(docs, delete_refs=gone)
+        store.set_reflected(ITEMS_KEY, hot)

@@ -1,0 +1,127 @@
+"""The search side of one memory root: the index, its projection, and the lanes.
+
+The index is opened on first use (a process that only writes never pays for it). While
+it is open, every write of this process updates it in the same call; a process that has
+it closed leaves the catching up to the next recall, which applies the tree diff.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterable, Sequence
+
+from memrepo.errors import InvalidArgument
+from memrepo.folder.paths import slugify
+from memrepo.folder.repo import MemoryFolder
+from memrepo.index import IndexStore
+from memrepo.items import ItemWriter
+from memrepo.models.items import ItemChange
+from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
+from memrepo.recall.lanes import IndexLane, Lane
+from memrepo.recall.projection import Projection
+from memrepo.recall.service import full_hit, run_recall
+from memrepo.recall.visibility import Visibility
+
+INDEX_DIR = "index"
+LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
+
+
+class Searcher:
+    """Recall, expand, reindex and index upkeep for one memory root."""
+
+    def __init__(self, folder: MemoryFolder, items: ItemWriter) -> None:
+        self.folder = folder
+        self.items = items
+        self.projection = Projection(folder, items)
+        self._store: IndexStore | None = None
+        self.extra_lanes: list[Lane] = []
+        items.on_change(self._items_changed)
+
+    @property
+    def is_open(self) -> bool:
+        return self._store is not None
+
+    def store(self) -> IndexStore:
+        """The index, opened (and rebuilt with a warning if missing or damaged) on first use."""
+        if self._store is None:
+            self._store = IndexStore.open(
+                self.folder.state_dir / INDEX_DIR, rebuild=self.projection.rebuild
+            )
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def lanes(self, names: Sequence[str] | None) -> list[Lane]:
+        store = self.store()
+        built: list[Lane] = [
+            IndexLane("folder", LANE_WEIGHTS["folder"], store),
+            IndexLane("memory", LANE_WEIGHTS["memory"], store),
+            *self.extra_lanes,
+        ]
+        if names is None:
+            return built
+        unknown = set(names) - {lane.name for lane in built}
+        if unknown:
+            raise InvalidArgument(f"unknown lane(s): {', '.join(sorted(unknown))}")
+        return [lane for lane in built if lane.name in names]
+
+    def recall(
+        self,
+        query: str,
+        visibility: Visibility,
+        *,
+        limit: int,
+        lanes: Sequence[str] | None,
+        detail: Detail,
+    ) -> RecallResult:
+        store = self.store()
+        self.projection.sync(store)
+        return run_recall(query, self.lanes(lanes), visibility, limit=limit, detail=detail)
+
+    def expand(self, refs: Iterable[str], visibility: Visibility) -> list[RecallHit]:
+        """Full text of `refs` under the same visibility (unknown or hidden refs: absent)."""
+        wanted = list(dict.fromkeys(refs))
+        store = self.store()
+        self.projection.sync(store)
+        found = store.fetch(wanted, filter_terms=visibility.filter_terms())
+        by_ref = {hit.ref: hit for hit in found}
+        return [full_hit(ref, by_ref[ref].fields) for ref in wanted if ref in by_ref]
+
+    def reindex(self) -> ReindexReport:
+        started = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a rebuild asked for is no surprise
+            store = self.store()
+        entries, items = self.projection.rebuild_counting(store)
+        return ReindexReport(
+            documents=store.doc_count(),
+            folder_entries=entries,
+            items=items,
+            seconds=time.perf_counter() - started,
+        )
+
+    def after_folder_write(self) -> None:
+        """Apply this process's commit to an open index (a write leaves no dirty files)."""
+        if self._store is not None:
+            self.projection.sync(self._store, dirty=set())
+
+    def _items_changed(self, change: ItemChange) -> None:
+        if self._store is not None:
+            self.projection.apply_items(self._store, change.item_ids)
+
+
+def visibility_for(
+    *,
+    workspace: str | None,
+    include_private: bool,
+    contact_ref: str | None,
+    task_id: str | None,
+    min_trust: str,
+) -> Visibility:
+    """The reader's context, with the workspace named as people name it."""
+    key = slugify(workspace) if workspace and workspace.strip() else None
+    return Visibility(key, include_private, contact_ref, task_id, min_trust)

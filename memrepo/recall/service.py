@@ -1,0 +1,115 @@
+"""One recall: search every lane, fuse, and shape the hits an agent puts in its prompt."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from memrepo.errors import InvalidArgument, RecallFailed
+from memrepo.index import PlainQuery, build_query
+from memrepo.models.recall import Detail, Provenance, RecallHit, RecallResult
+from memrepo.recall.fusion import Fused, fuse
+from memrepo.recall.lanes import Lane, LaneHit
+from memrepo.recall.visibility import Visibility
+
+SNIPPET_CHARS = 200
+#: How deep each lane searches, relative to the hits asked for (fusion needs overlap).
+LANE_DEPTH = 3
+
+
+def estimate_tokens(text: str) -> int:
+    """A prompt-budget estimate: about four characters per token, at least one."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+def snippet(text: str, terms: Sequence[str]) -> str:
+    """The text, or a window of it around the first query term, with ellipses."""
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    folded = text.casefold()
+    starts = [folded.find(term) for term in terms if folded.find(term) >= 0]
+    start = max(0, min(starts) - SNIPPET_CHARS // 4) if starts else 0
+    window = text[start : start + SNIPPET_CHARS].strip()
+    return ("…" if start > 0 else "") + window + ("…" if start + SNIPPET_CHARS < len(text) else "")
+
+
+def run_recall(
+    query: str,
+    lanes: Sequence[Lane],
+    visibility: Visibility,
+    *,
+    limit: int,
+    detail: Detail,
+) -> RecallResult:
+    """Search every lane, fuse, cut to `limit`; raises RecallFailed when every lane fails."""
+    if limit < 1:
+        raise InvalidArgument(f"limit={limit}: must be at least 1")
+    if detail not in ("snippet", "full"):
+        raise InvalidArgument(f"detail={detail!r}: use snippet or full")
+    plain = build_query(query)
+    if plain.is_empty or not lanes:
+        return RecallResult(query=query)
+    results, errors = _search_lanes(plain, lanes, visibility, limit * LANE_DEPTH)
+    if errors and not results:
+        raise RecallFailed(errors)
+    weights = {lane.name: lane.weight for lane in lanes}
+    fused = fuse(results, weights, plain.distinctive)[:limit]
+    best = fused[0].score if fused else 1.0
+    hits = tuple(_to_hit(f, best, plain, detail) for f in fused)
+    return RecallResult(query=query, hits=hits, lane_errors=errors)
+
+
+def _search_lanes(
+    plain: PlainQuery, lanes: Sequence[Lane], visibility: Visibility, depth: int
+) -> tuple[dict[str, list[LaneHit]], dict[str, str]]:
+    results: dict[str, list[LaneHit]] = {}
+    errors: dict[str, str] = {}
+    for lane in lanes:
+        try:
+            results[lane.name] = list(lane.search(plain, visibility, depth))
+        except Exception as exc:
+            # A lane may be a host's code: its failure is the caller's to see on the
+            # result (and every lane failing raises), not a reason to lose the others.
+            errors[lane.name] = f"{type(exc).__name__}: {exc}"
+    return results, errors
+
+
+def full_hit(ref: str, fields: Mapping[str, object]) -> RecallHit:
+    """A hit for `expand`: one stored document with its whole text, no ranking."""
+    lane = str(fields.get("lane", ""))
+    hit = LaneHit(ref, str(fields.get("text", "")), 1, fields)
+    return _to_hit(Fused(hit, lane, 1.0, 1.0, {lane: 1}), 1.0, build_query(""), "full")
+
+
+def _to_hit(fused: Fused, best: float, plain: PlainQuery, detail: Detail) -> RecallHit:
+    fields: Mapping[str, object] = fused.hit.fields
+    text = fused.hit.text
+
+    def text_field(name: str) -> str | None:
+        value = fields.get(name)
+        return str(value) if value not in (None, "") else None
+
+    line = fields.get("line")
+    return RecallHit(
+        ref=fused.hit.ref,
+        lane=fused.lane,
+        text=text,
+        snippet=snippet(text, plain.distinctive),
+        relevance=round(fused.score / best, 6) if best else 0.0,
+        score=fused.score,
+        provenance=Provenance(
+            repo=text_field("repo") or fused.lane,
+            path=text_field("path"),
+            line=int(line) if isinstance(line, int) and line > 0 else None,
+            commit=text_field("commit"),
+            by=text_field("by"),
+            added=text_field("added"),
+            source=text_field("source"),
+            trust=text_field("trust"),
+            uncommitted=bool(fields.get("uncommitted", False)),
+        ),
+        tainted=bool(fields.get("tainted", False)),
+        tokens=estimate_tokens(text),
+        lane_ranks=dict(fused.lane_ranks),
+        content=text if detail == "full" else None,
+    )

@@ -1,0 +1,50 @@
+"""Who may see what (DESIGN §6, "Visibility"), applied once, as index filters.
+
+Every rule is an allow-list on one indexed field, so a lane cannot forget one:
+other workspaces never show (workspace is "" or the active one); task-scoped items only
+for the active task and contact items only for that contact (the ``audience`` field);
+private items only with ``include_private``; trust at least ``min_trust``; active only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memrepo.errors import InvalidArgument
+from memrepo.items.vocab import SOURCES, trust_rank
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """The reader's context; `workspace` is the workspace slug (None: global only)."""
+
+    workspace: str | None = None
+    include_private: bool = False
+    contact_ref: str | None = None
+    task_id: str | None = None
+    min_trust: str = "inferred"
+
+    def __post_init__(self) -> None:
+        if self.min_trust not in SOURCES:
+            raise InvalidArgument(
+                f"min_trust={self.min_trust!r}: must be one of {', '.join(SOURCES)}"
+            )
+
+    def filter_terms(self) -> dict[str, set[str]]:
+        """Index field -> allowed values; a document must match every field."""
+        audience = {"all"}
+        if self.task_id:
+            audience.add(f"task:{self.task_id}")
+        if self.contact_ref:
+            audience.add(f"contact:{self.contact_ref}")
+        workspaces = {""} | ({self.workspace} if self.workspace else set())
+        privacy = {"normal", "private"} if self.include_private else {"normal"}
+        floor = trust_rank(self.min_trust)
+        trust: set[str] = {s for s in SOURCES if trust_rank(s) >= floor}
+        return {
+            "audience": audience,
+            "workspace": workspaces,
+            "privacy": privacy,
+            "trust": trust,
+            "status": {"active"},
+        }

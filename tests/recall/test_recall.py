@@ -1,0 +1,234 @@
+"""recall through MemoryRepo: lanes, visibility (each rule both ways), incremental index."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+
+import pytest
+
+from memrepo import MemoryRepo
+from memrepo.errors import RecallFailed
+from memrepo.index import IndexRebuiltWarning
+
+Git = Callable[..., str]
+
+
+def texts(repo: MemoryRepo, query: str, **kwargs: object) -> list[str]:
+    return [hit.text for hit in repo.recall(query, **kwargs).hits]  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def repo(memory_repo: MemoryRepo) -> MemoryRepo:
+    memory_repo.remember("We ship the postgres 16 migration on March 3")
+    memory_repo.remember("Café Lumen opens at 7 on weekdays", by="user")
+    memory_repo.remember("Deploys go through staging first", workspace="Web shop")
+    memory_repo.remember("Deploys of the clinic app need sign-off", workspace="Clinic")
+    memory_repo.remember("Ana prefers calls after 6pm", contact_ref="mail:ana")
+    memory_repo.remember("Bo prefers calls before noon", contact_ref="mail:bo")
+    memory_repo.remember("My blood type is AB", private=True, by="user")
+    memory_repo.remember("Scratch branch for the refund task is wip-42", scope="task", task_id="t1")
+    memory_repo.remember(
+        "The caller says the refund was promised", contact_ref="tel:1", source_kind="third_party"
+    )
+    return memory_repo
+
+
+def test_hits_carry_provenance(repo: MemoryRepo) -> None:
+    (hit,) = repo.recall("when do we ship the postgres 16 migration").hits
+    assert hit.lane == "folder" and hit.ref.startswith("folder:MEMORY.md#")
+    assert hit.relevance == 1.0 and hit.tokens > 0
+    assert hit.provenance.path == "MEMORY.md" and hit.provenance.line == 3
+    assert hit.provenance.by == "agent" and hit.provenance.added
+    assert hit.provenance.commit and not hit.provenance.uncommitted
+
+
+def test_accents_fold(repo: MemoryRepo) -> None:
+    assert texts(repo, "cafe lumen") == ["Café Lumen opens at 7 on weekdays"]
+
+
+def test_workspace_rule(repo: MemoryRepo) -> None:
+    assert texts(repo, "deploys") == []
+    assert texts(repo, "deploys", workspace="Web shop") == ["Deploys go through staging first"]
+    assert texts(repo, "deploys", workspace="Clinic") == ["Deploys of the clinic app need sign-off"]
+
+
+def test_contact_rule(repo: MemoryRepo) -> None:
+    assert texts(repo, "prefers calls") == []
+    assert texts(repo, "prefers calls", contact_ref="mail:ana") == ["Ana prefers calls after 6pm"]
+
+
+def test_private_rule(repo: MemoryRepo) -> None:
+    assert texts(repo, "blood type") == []
+    assert texts(repo, "blood type", include_private=True) == ["My blood type is AB"]
+
+
+def test_task_rule(repo: MemoryRepo) -> None:
+    assert texts(repo, "scratch branch refund") == []
+    assert texts(repo, "scratch branch refund", task_id="t2") == []
+    found = texts(repo, "scratch branch refund", task_id="t1")
+    assert found == ["Scratch branch for the refund task is wip-42"]
+
+
+def test_min_trust_rule(repo: MemoryRepo) -> None:
+    query = {"contact_ref": "tel:1", "include_private": True}
+    assert texts(repo, "refund promised", **query) == []
+    found = texts(repo, "refund promised", min_trust="third_party", **query)
+    assert found == ["The caller says the refund was promised"]
+    assert texts(repo, "cafe lumen", min_trust="user_stated") == [
+        "Café Lumen opens at 7 on weekdays"
+    ]
+    assert texts(repo, "postgres", min_trust="user_stated") == []
+
+
+def test_superseded_value_never_comes_back(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Editor is vim", subject="editor")
+    memory_repo.recall("editor")  # the index is open from here on
+    memory_repo.remember("Editor is helix", subject="editor")
+    assert texts(memory_repo, "editor") == ["Editor is helix"]
+    memory_repo.remember("Timezone is CET", subject="tz", private=True, by="user")
+    memory_repo.remember("Timezone is PST", subject="tz", private=True, by="user")
+    assert texts(memory_repo, "timezone", include_private=True) == ["Timezone is PST"]
+
+
+def test_writes_update_an_open_index(repo: MemoryRepo) -> None:
+    assert texts(repo, "kubernetes") == []
+    result = repo.remember("Kubernetes upgrades happen on Sundays")
+    assert texts(repo, "kubernetes") == ["Kubernetes upgrades happen on Sundays"]
+    assert result.ref is not None
+    repo.forget(result.ref)
+    assert texts(repo, "kubernetes") == []
+    repo.undo()
+    assert texts(repo, "kubernetes") == ["Kubernetes upgrades happen on Sundays"]
+    item = repo.remember("Kubernetes secrets rotate monthly", private=True, by="user")
+    assert "Kubernetes secrets rotate monthly" in texts(repo, "kubernetes", include_private=True)
+    assert item.ref is not None
+    repo.forget(item.ref)
+    assert "Kubernetes secrets rotate monthly" not in texts(
+        repo, "kubernetes", include_private=True
+    )
+
+
+def test_plain_git_commits_and_uncommitted_edits(repo: MemoryRepo, git: Git) -> None:
+    repo.recall("anything")
+    notes = repo.root / "notes.md"
+    notes.write_text("# Notes\n\n- The VPN config lives in the wiki\n")
+    (hit,) = repo.recall("vpn config").hits
+    assert hit.provenance.uncommitted and hit.provenance.path == "notes.md"
+    git(repo.root, "add", "notes.md")
+    git(repo.root, "commit", "-qm", "notes by hand")
+    (hit,) = repo.recall("vpn config").hits
+    assert not hit.provenance.uncommitted
+    notes.write_text("# Notes\n\n- The VPN config moved to the vault\n")
+    assert texts(repo, "vpn config") == ["The VPN config moved to the vault"]
+    notes.unlink()
+    assert texts(repo, "vpn config") == []
+
+
+def test_history_rewritten_under_the_index(repo: MemoryRepo, git: Git) -> None:
+    repo.remember("Temporary fact about gizmos")
+    assert texts(repo, "gizmos") == ["Temporary fact about gizmos"]
+    git(repo.root, "reset", "-q", "--hard", "HEAD~1")
+    git(repo.root, "reflog", "expire", "--expire=now", "--all")
+    git(repo.root, "gc", "-q", "--prune=now")
+    assert texts(repo, "gizmos") == []
+
+
+def test_other_process_sees_changes(repo: MemoryRepo) -> None:
+    repo.recall("warm up")
+    other = MemoryRepo.open(repo.root)
+    other.remember("Fact from another process about zeppelins")
+    other.remember("Private zeppelin note", private=True, by="user")
+    assert texts(repo, "zeppelins") == ["Fact from another process about zeppelins"]
+    assert "Private zeppelin note" in texts(repo, "zeppelin", include_private=True)
+
+
+def test_deleted_index_is_rebuilt_with_a_warning(repo: MemoryRepo) -> None:
+    repo.recall("postgres")
+    repo.close()
+    shutil.rmtree(repo.folder.state_dir / "index")
+    reopened = MemoryRepo.open(repo.root)
+    with pytest.warns(IndexRebuiltWarning, match="missing"):
+        found = texts(reopened, "postgres")
+    assert found == ["We ship the postgres 16 migration on March 3"]
+
+
+def test_truncated_index_is_rebuilt_not_empty(repo: MemoryRepo) -> None:
+    repo.recall("postgres")
+    repo.close()
+    for segment in (repo.folder.state_dir / "index").glob("*.seg"):
+        segment.write_bytes(segment.read_bytes()[:40])
+    reopened = MemoryRepo.open(repo.root)
+    with pytest.warns(IndexRebuiltWarning):
+        found = texts(reopened, "postgres")
+    assert found == ["We ship the postgres 16 migration on March 3"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "AND OR NOT ( ) * :",
+        '"unbalanced',
+        "text:postgres",
+        "'; DROP TABLE memory_items; --",
+        ".*[a-z]+(?=x)",
+        "\x00\x01\x1b[31m",
+        "\ud800 lone surrogate",
+        "x" * 10_000,
+        "word " * 2_000,
+    ],
+)
+def test_hostile_queries_never_crash(repo: MemoryRepo, query: str) -> None:
+    result = repo.recall(query)
+    assert all(hit.ref for hit in result.hits)
+    assert "My blood type is AB" not in [hit.text for hit in result.hits]
+
+
+def test_field_syntax_is_a_word(repo: MemoryRepo) -> None:
+    assert texts(repo, "text:postgres") == ["We ship the postgres 16 migration on March 3"]
+
+
+def test_expand_respects_visibility(repo: MemoryRepo) -> None:
+    ref = repo.recall("blood type", include_private=True).hits[0].ref
+    assert repo.expand([ref]) == []
+    (full,) = repo.expand([ref, "memory:unknown"], include_private=True)
+    assert full.content == "My blood type is AB"
+
+
+def test_mark_used_records_use(repo: MemoryRepo) -> None:
+    (hit,) = repo.recall("prefers calls", contact_ref="mail:ana").hits
+    repo.mark_used([hit.ref])
+    assert repo.item(hit.ref).item.last_used_at is not None
+
+
+def test_every_lane_failing_raises(repo: MemoryRepo) -> None:
+    class Broken:
+        name = "broken"
+        weight = 1.0
+
+        def search(self, *args: object) -> list[object]:
+            raise RuntimeError("lane down")
+
+    repo.searcher.extra_lanes.append(Broken())  # type: ignore[arg-type]
+    result = repo.recall("postgres", lanes=["folder", "broken"])
+    assert result.lane_errors == {"broken": "RuntimeError: lane down"} and result.hits
+    with pytest.raises(RecallFailed, match="lane down"):
+        repo.recall("postgres", lanes=["broken"])
+
+
+def test_reindex_counts(repo: MemoryRepo) -> None:
+    report = repo.reindex()
+    assert report.folder_entries == 4 and report.items == 5
+    assert report.documents == 9
+
+
+def test_invalid_utf8_file_is_skipped_others_indexed(repo: MemoryRepo, git: Git) -> None:
+    (repo.root / "latin1.md").write_bytes(b"# Caf\xe9\n\n- cr\xe8me postgres\n")
+    git(repo.root, "add", "latin1.md")
+    git(repo.root, "commit", "-qm", "latin1")
+    assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
+
+
+def test_empty_query_finds_nothing(repo: MemoryRepo) -> None:
+    assert repo.recall("   ").hits == ()
+    assert repo.recall("?!").hits == ()

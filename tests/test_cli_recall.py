@@ -1,0 +1,55 @@
+"""`memrepo recall` and `memrepo reindex`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from memrepo import MemoryRepo
+from memrepo.cli import main
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
+    memory_repo.remember("We ship the postgres 16 migration on March 3")
+    memory_repo.remember("My blood type is AB", private=True, by="user")
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = main(["--repo", str(memory_repo.root), *argv])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return call
+
+
+def test_recall_prints_ranked_hits(run: Run) -> None:
+    code, out, _ = run("recall", "when do we ship the postgres migration")
+    assert code == 0
+    assert out.startswith(" 1. We ship the postgres 16 migration on March 3\n")
+    assert "MEMORY.md:3" in out
+
+
+def test_private_needs_the_flag(run: Run) -> None:
+    assert run("recall", "blood type")[1].strip() == "nothing found"
+    code, out, _ = run("recall", "blood type", "--private", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert [hit["text"] for hit in payload["hits"]] == ["My blood type is AB"]
+    assert payload["hits"][0]["lane"] == "memory"
+
+
+def test_hostile_query_and_bad_trust(run: Run) -> None:
+    assert run("recall", "AND OR ( ) * :")[0] == 0
+    code, _, err = run("recall", "postgres", "--min-trust", "gossip")
+    assert code == 1 and "min_trust" in err
+
+
+def test_reindex(run: Run) -> None:
+    code, out, _ = run("reindex", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["folder_entries"] == 1 and report["items"] == 1
