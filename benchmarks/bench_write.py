@@ -113,10 +113,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--undos", type=int, default=40)
     parser.add_argument("--parse-runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--with-index",
+        action="store_true",
+        help="open the search index first, so every write also updates it in the same call",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="memrepo-bench-"))
     repo = build_repo(work / "repo", args.files, args.entries)
+    if args.with_index:
+        repo.recall("warm up the index")
     baseline = copy_repo(work / "repo")
     rounds = []
     for r in range(args.rounds):
@@ -129,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     result: dict[str, Any] = {
         "corpus": {"files": args.files, "entries": args.files * args.entries},
+        "with_index": args.with_index,
         "rounds": rounds,
         "median": {
             "write_p50_ratio": statistics.median(x["write"]["p50_ratio"] for x in rounds),

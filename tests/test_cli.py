@@ -478,6 +478,7 @@ def test_every_documented_command_exists() -> None:
     assert _subcommands() == [
         "demo",
         "entries",
+        "eval",
         "forget",
         "init",
         "items",

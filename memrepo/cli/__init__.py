@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memrepo.cli import folder, items, recall
+from memrepo.cli import evals, folder, items, recall
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
 from memrepo.errors import MemrepoError
 
@@ -57,4 +57,5 @@ def build_parser() -> argparse.ArgumentParser:
     folder.register(commands)
     items.register(commands)
     recall.register(commands)
+    evals.register(commands)
     return parser
