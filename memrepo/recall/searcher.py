@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
-from memrepo.errors import InvalidArgument
+from memrepo.errors import IndexUnavailable, InvalidArgument, RecallFailed
 from memrepo.folder.paths import slugify
 from memrepo.folder.repo import MemoryFolder
 from memrepo.index import IndexStore
@@ -24,6 +26,9 @@ from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
 
 INDEX_DIR = "index"
+T = TypeVar("T")
+#: What an index deleted or truncated under an open store raises.
+_GONE = (OSError, EOFError, IndexUnavailable)
 LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
 
 
@@ -48,10 +53,14 @@ class Searcher:
             self._store = IndexStore.open(
                 self.folder.state_dir / INDEX_DIR, rebuild=self.projection.rebuild
             )
+            # The searcher holds segment files open; a MemoryRepo dropped without close()
+            # still releases them when it is collected, as files would be.
+            self._finalizer = weakref.finalize(self, self._store.close)
         return self._store
 
     def close(self) -> None:
         if self._store is not None:
+            self._finalizer.detach()
             self._store.close()
             self._store = None
 
@@ -69,6 +78,19 @@ class Searcher:
             raise InvalidArgument(f"unknown lane(s): {', '.join(sorted(unknown))}")
         return [lane for lane in built if lane.name in names]
 
+    def _fresh(self, action: Callable[[IndexStore], T]) -> T:
+        """Sync the index, then run `action`; an index deleted or damaged under an open
+        store is reopened (rebuilt, with a warning) and the action tried once more."""
+        try:
+            store = self.store()
+            self.projection.sync(store)
+            return action(store)
+        except (*_GONE, RecallFailed):
+            self.close()  # reopening checks the index and rebuilds it when it is damaged
+        store = self.store()
+        self.projection.sync(store)
+        return action(store)
+
     def recall(
         self,
         query: str,
@@ -78,18 +100,22 @@ class Searcher:
         lanes: Sequence[str] | None,
         detail: Detail,
     ) -> RecallResult:
-        store = self.store()
-        self.projection.sync(store)
-        return run_recall(query, self.lanes(lanes), visibility, limit=limit, detail=detail)
+        def search(_store: IndexStore) -> RecallResult:
+            chosen = self.lanes(lanes)
+            return run_recall(query, chosen, visibility, limit=limit, detail=detail)
+
+        return self._fresh(search)
 
     def expand(self, refs: Iterable[str], visibility: Visibility) -> list[RecallHit]:
         """Full text of `refs` under the same visibility (unknown or hidden refs: absent)."""
         wanted = list(dict.fromkeys(refs))
-        store = self.store()
-        self.projection.sync(store)
-        found = store.fetch(wanted, filter_terms=visibility.filter_terms())
-        by_ref = {hit.ref: hit for hit in found}
-        return [full_hit(ref, by_ref[ref].fields) for ref in wanted if ref in by_ref]
+
+        def fetch(store: IndexStore) -> list[RecallHit]:
+            found = store.fetch(wanted, filter_terms=visibility.filter_terms())
+            by_ref = {hit.ref: hit for hit in found}
+            return [full_hit(ref, by_ref[ref].fields) for ref in wanted if ref in by_ref]
+
+        return self._fresh(fetch)
 
     def reindex(self) -> ReindexReport:
         started = time.perf_counter()
@@ -107,11 +133,17 @@ class Searcher:
     def after_folder_write(self) -> None:
         """Apply this process's commit to an open index (a write leaves no dirty files)."""
         if self._store is not None:
-            self.projection.sync(self._store, dirty=set())
+            try:
+                self.projection.sync(self._store, dirty=set())
+            except _GONE:
+                self.close()  # the write stands; the next recall reopens and catches up
 
     def _items_changed(self, change: ItemChange) -> None:
         if self._store is not None:
-            self.projection.apply_items(self._store, change.item_ids)
+            try:
+                self.projection.apply_items(self._store, change.item_ids)
+            except _GONE:
+                self.close()
 
 
 def visibility_for(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import shutil
+import warnings
 from collections.abc import Callable
 
 import pytest
@@ -232,3 +234,35 @@ def test_invalid_utf8_file_is_skipped_others_indexed(repo: MemoryRepo, git: Git)
 def test_empty_query_finds_nothing(repo: MemoryRepo) -> None:
     assert repo.recall("   ").hits == ()
     assert repo.recall("?!").hits == ()
+
+
+def test_index_truncated_while_open_is_rebuilt(repo: MemoryRepo) -> None:
+    """Segments cut under an open searcher: an error we recover from, never a crash
+    (memory-mapped segments would kill the process with SIGBUS) and never 'nothing'."""
+    assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
+    for segment in (repo.folder.state_dir / "index").glob("*.seg"):
+        segment.write_bytes(segment.read_bytes()[:30])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)  # Whoosh leaves the bad file open
+        with pytest.warns(IndexRebuiltWarning, match="corrupt or truncated"):
+            found = texts(repo, "postgres")
+        gc.collect()
+    assert found == ["We ship the postgres 16 migration on March 3"]
+
+
+def test_index_deleted_while_open_is_rebuilt(repo: MemoryRepo) -> None:
+    assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
+    shutil.rmtree(repo.folder.state_dir / "index")
+    repo.remember("Postgres tuning notes live in the wiki")
+    with pytest.warns(IndexRebuiltWarning, match="missing"):
+        found = texts(repo, "postgres")
+    assert sorted(found) == [
+        "Postgres tuning notes live in the wiki",
+        "We ship the postgres 16 migration on March 3",
+    ]
+
+
+def test_empty_visibility_filter_stays_empty_twice(repo: MemoryRepo) -> None:
+    """The filter cache must not turn 'nothing allowed' into 'no filter' (a leak)."""
+    for _ in range(2):
+        assert texts(repo, "prefers calls", contact_ref="mail:nobody") == []

@@ -1,0 +1,46 @@
+"""benchmarks/bench_recall.py runs at a tiny size and reports every figure with its budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+FIGURES = {
+    "recall_p50_ratio_300",
+    "recall_p95_ratio_300",
+    "recall_p50_ratio_600",
+    "recall_p95_ratio_600",
+    "rebuild_ratio",
+    "incremental_ratio",
+    "peak_rss_mb",
+    "cli_seconds",
+}
+
+
+@pytest.mark.slow
+def test_bench_recall_reports_every_figure() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_recall.py"),
+         "--sizes", "600,300", "--queries", "12", "--json"],
+        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=600,
+    ).stdout  # fmt: skip
+    result = json.loads(out)
+    assert set(result["figures"]) == FIGURES
+    assert set(result["within_budget"]) == FIGURES
+    assert set(result["budget"]) == {
+        "recall_p50_ratio", "recall_p95_ratio", "rebuild_ratio", "incremental_ratio",
+        "peak_rss_mb", "cli_seconds",
+    }  # fmt: skip
+    assert all(value > 0 for value in result["figures"].values())
+    for size in ("300", "600"):
+        recall = result["sizes"][size]["recall"]
+        assert recall["memrepo"]["n"] == recall["fts5"]["n"] == 12
+        assert recall["queries_with_hits"] > 0  # queries come from the corpus
+    assert result["rebuild"]["documents"] == 600 + 1  # plus the MEMORY.md fact
+    assert len(result["cli"]["runs"]) == 5
