@@ -12,15 +12,14 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig, WorkspaceSettings, save_config
 from memrepo.errors import EntryNotFound, InvalidArgument, InvalidUtf8
-from memrepo.folder.lint import lint_folder
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite, MemoryFolder
 from memrepo.hygiene import redact_secrets, screen
-from memrepo.items import ItemStore, ItemWriter
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import (
     CommitInfo,
@@ -42,8 +41,11 @@ from memrepo.models.items import (
     candidate,
 )
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
-from memrepo.recall.searcher import Searcher, visibility_for
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
+
+if TYPE_CHECKING:
+    from memrepo.items import ItemWriter
+    from memrepo.recall.searcher import Searcher
 
 BY_VALUES = ("user", "agent", "dream", "import")
 ITEM_PREFIX = "memory:"
@@ -51,7 +53,11 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class MemoryRepo:
-    """A memory root: the folder (git) and its companion store (memory_items)."""
+    """A memory root: the folder (git) and its companion store (memory_items).
+
+    The item store, the search index and lint load on first use, so a one-shot command
+    pays only for what it runs.
+    """
 
     def __init__(self, folder: MemoryFolder) -> None:
         self.folder = folder
@@ -94,6 +100,8 @@ class MemoryRepo:
     def items(self) -> ItemWriter:
         """The memory_items writer, opened on first use (most folder work never needs it)."""
         if self._items is None:
+            from memrepo.items import ItemStore, ItemWriter
+
             store = ItemStore.open(
                 self.folder.state_dir, busy_timeout=self.config.store_busy_timeout_seconds
             )
@@ -104,6 +112,8 @@ class MemoryRepo:
     def searcher(self) -> Searcher:
         """The index and its lanes, set up on first use."""
         if self._searcher is None:
+            from memrepo.recall.searcher import Searcher
+
             self._searcher = Searcher(self.folder, self.items)
         return self._searcher
 
@@ -390,6 +400,8 @@ class MemoryRepo:
         contact items for `contact_ref`, private items with `include_private`, trust at
         least `min_trust`. Raises RecallFailed when every lane fails.
         """
+        from memrepo.recall.searcher import visibility_for
+
         visibility = visibility_for(
             workspace=workspace,
             include_private=include_private,
@@ -410,6 +422,8 @@ class MemoryRepo:
         min_trust: str = "inferred",
     ) -> list[RecallHit]:
         """The full text of `refs` under the same visibility as recall (hidden: absent)."""
+        from memrepo.recall.searcher import visibility_for
+
         visibility = visibility_for(
             workspace=workspace,
             include_private=include_private,
@@ -457,6 +471,8 @@ class MemoryRepo:
 
     def lint(self) -> LintReport:
         """Format problems, broken links, unlisted files and secrets, with path and line."""
+        from memrepo.folder.lint import lint_folder
+
         return lint_folder(self.folder)
 
 

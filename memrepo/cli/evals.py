@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, print_json
-from memrepo.models.evals import CategoryScore, EvalReport
+
+if TYPE_CHECKING:
+    from memrepo.models.evals import CategoryScore, EvalReport
 
 
 def register(commands: Subparsers) -> None:

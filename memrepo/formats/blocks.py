@@ -10,8 +10,12 @@ item "spans one line" when every other line of its map is blank.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 from memrepo.formats.layout import Layout, atx_heading_text, is_blank, is_index_title
 
@@ -24,7 +28,10 @@ def _parser() -> MarkdownIt:
 
     Inline parsing (emphasis, links) never decides what is an entry, costs most of the
     time, and has slow cases on long lines full of brackets, so it is switched off.
+    Imported here: most files take the fast path and never need markdown-it.
     """
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 
