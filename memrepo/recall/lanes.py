@@ -31,28 +31,58 @@ class Lane(Protocol):
         ...
 
 
-class IndexLane:
-    """A lane over one `lane` value of the shared Whoosh index.
+class SharedIndexSearch:
+    """One search of the shared index per query, split into the index lanes.
 
-    All query terms first; when that finds fewer than `limit`, any term (function words
-    dropped) fills up the rest, so an exact match always outranks a partial one.
+    The folder and memory lanes live in the same Whoosh index; searching it once with
+    both lanes allowed and splitting the hits by their `lane` field costs half of two
+    filtered searches, and each lane still gets its own ranks. All query terms first;
+    when that finds fewer than wanted, any term (function words dropped) fills up.
     """
 
-    def __init__(self, name: str, weight: float, store: IndexStore) -> None:
+    def __init__(self, store: IndexStore, lanes: Sequence[str]) -> None:
+        self.store = store
+        self.lanes = tuple(lanes)
+        self._key: tuple[str, Visibility, int] | None = None
+        self._by_lane: dict[str, list[LaneHit]] = {}
+
+    def hits(
+        self, lane: str, query: PlainQuery, visibility: Visibility, limit: int
+    ) -> list[LaneHit]:
+        key = (query.text, visibility, limit)
+        if key != self._key:
+            self._by_lane = self._search(query, visibility, limit * len(self.lanes))
+            self._key = key
+        return self._by_lane.get(lane, [])[:limit]
+
+    def _search(
+        self, query: PlainQuery, visibility: Visibility, wanted: int
+    ) -> dict[str, list[LaneHit]]:
+        if query.is_empty:
+            return {}
+        filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
+        found = self.store.search(query.all_terms, filter_terms=filters, limit=wanted)
+        if len(found) < wanted:
+            seen = {hit.ref for hit in found}
+            more = self.store.search(query.any_terms, filter_terms=filters, limit=wanted)
+            found.extend(hit for hit in more if hit.ref not in seen)
+        by_lane: dict[str, list[LaneHit]] = {}
+        for hit in found:
+            lane = str(hit.fields.get("lane", ""))
+            ranked = by_lane.setdefault(lane, [])
+            ranked.append(
+                LaneHit(hit.ref, str(hit.fields.get("text", "")), len(ranked) + 1, hit.fields)
+            )
+        return by_lane
+
+
+class IndexLane:
+    """A lane over one `lane` value of the shared Whoosh index (see SharedIndexSearch)."""
+
+    def __init__(self, name: str, weight: float, shared: SharedIndexSearch) -> None:
         self.name = name
         self.weight = weight
-        self.store = store
+        self.shared = shared
 
     def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> list[LaneHit]:
-        if query.is_empty:
-            return []
-        filters = {**visibility.filter_terms(), "lane": {self.name}}
-        hits = self.store.search(query.all_terms, filter_terms=filters, limit=limit)
-        if len(hits) < limit:
-            seen = {hit.ref for hit in hits}
-            more = self.store.search(query.any_terms, filter_terms=filters, limit=limit)
-            hits.extend(hit for hit in more if hit.ref not in seen)
-        return [
-            LaneHit(hit.ref, str(hit.fields.get("text", "")), rank, hit.fields)
-            for rank, hit in enumerate(hits[:limit], start=1)
-        ]
+        return self.shared.hits(self.name, query, visibility, limit)

@@ -20,7 +20,7 @@ from memrepo.index import IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
-from memrepo.recall.lanes import IndexLane, Lane
+from memrepo.recall.lanes import IndexLane, Lane, SharedIndexSearch
 from memrepo.recall.projection import Projection
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
@@ -30,6 +30,8 @@ T = TypeVar("T")
 #: What an index deleted or truncated under an open store raises.
 _GONE = (OSError, EOFError, IndexUnavailable)
 LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
+#: The lanes served by the one Whoosh index (team and swarm join with their issues).
+INDEX_LANES = ("folder", "memory")
 
 
 class Searcher:
@@ -65,10 +67,9 @@ class Searcher:
             self._store = None
 
     def lanes(self, names: Sequence[str] | None) -> list[Lane]:
-        store = self.store()
+        shared = SharedIndexSearch(self.store(), INDEX_LANES)
         built: list[Lane] = [
-            IndexLane("folder", LANE_WEIGHTS["folder"], store),
-            IndexLane("memory", LANE_WEIGHTS["memory"], store),
+            *(IndexLane(name, LANE_WEIGHTS[name], shared) for name in INDEX_LANES),
             *self.extra_lanes,
         ]
         if names is None:
