@@ -12,7 +12,6 @@ catch up. Either way the next writer sees the old state or the new one, never ha
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -65,6 +64,7 @@ class GitStore:
         self.state_dir = state_dir
         self.identity = identity
         self.clock = clock
+        self._tmp_ready = False
 
     # --- reading -------------------------------------------------------------------
 
@@ -80,10 +80,10 @@ class GitStore:
     def head_problem(self) -> str | None:
         """Why memrepo must not write here, or None when HEAD is main and main exists."""
         repo = self.repo
-        if repo.head_is_detached:
-            return "HEAD is detached; run `git switch main` before memrepo writes"
         head_ref = repo.references.get("HEAD")
         target = head_ref.target if head_ref is not None else None
+        if not isinstance(target, str):  # a symbolic HEAD names a ref; a detached one an id
+            return "HEAD is detached; run `git switch main` before memrepo writes"
         if target != MAIN:
             name = str(target).removeprefix("refs/heads/")
             return (
@@ -229,7 +229,9 @@ class GitStore:
 
     def _write_worktree(self, changes: Mapping[str, bytes | None]) -> None:
         tmp_dir = self.state_dir / "tmp"
-        tmp_dir.mkdir(parents=True, exist_ok=True)
+        if not self._tmp_ready:
+            tmp_dir.mkdir(parents=True, exist_ok=True)
+            self._tmp_ready = True
         for path, data in changes.items():
             target = self.root / path
             if data is None:
@@ -237,7 +239,7 @@ class GitStore:
                 _remove_empty_dirs(target.parent, self.root)
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = tmp_dir / f"{os.getpid()}-{hashlib.sha1(path.encode()).hexdigest()[:12]}"
+            tmp = tmp_dir / f"{os.getpid()}-{len(path)}-{abs(hash(path)) % 10**12}"
             # No fsync: the same durability as git's own defaults. A killed process
             # cannot leave a torn file (rename is atomic); the journal covers the rest.
             tmp.write_bytes(data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -26,12 +27,17 @@ class WriteLock:
         self.timeout = timeout
         self._fd: int | None = None
         self._depth = 0
+        # flock is per open file, not per thread: threads of one process sharing this
+        # object are serialized here first (re-entrant for the thread that holds it).
+        self._threads = threading.RLock()
 
     @property
     def held(self) -> bool:
         return self._fd is not None
 
     def acquire(self) -> None:
+        if not self._threads.acquire(timeout=self.timeout):
+            raise LockTimeout(str(self.path), self.timeout, "another thread of this process")
         if self._fd is not None:
             self._depth += 1
             return
@@ -47,6 +53,7 @@ class WriteLock:
                 if time.monotonic() >= deadline:
                     holder = _read_holder(fd)
                     os.close(fd)
+                    self._threads.release()
                     raise LockTimeout(str(self.path), self.timeout, holder) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
@@ -59,11 +66,11 @@ class WriteLock:
         if self._fd is None:
             return
         self._depth -= 1
-        if self._depth > 0:
-            return
-        fd, self._fd = self._fd, None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        if self._depth == 0:
+            fd, self._fd = self._fd, None
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        self._threads.release()
 
     def __enter__(self) -> WriteLock:
         self.acquire()

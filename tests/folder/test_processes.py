@@ -158,3 +158,26 @@ def test_lock_timeout_names_the_holder(tmp_path: Path) -> None:
         if holder.stdout is not None:
             holder.stdout.close()
     assert repo.entries() == []
+
+
+def test_threads_sharing_one_repo_are_serialized(memory_repo: MemoryRepo, git: Git) -> None:
+    import threading
+
+    errors: list[BaseException] = []
+
+    def write(name: str) -> None:
+        try:
+            for n in range(15):
+                assert memory_repo.remember(f"thread {name} fact {n}").written
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(str(i),)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(memory_repo.entries()) == 45
+    assert len(git(memory_repo.root, "log", "--oneline").splitlines()) == 46
+    assert git(memory_repo.root, "status", "--porcelain") == ""
