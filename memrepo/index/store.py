@@ -36,6 +36,7 @@ from whoosh.query import And, NullQuery, Or, Query, Term
 from whoosh.writing import CLEAR
 
 from memrepo.errors import InvalidArgument
+from memrepo.index._storage import PrivateCopies, PrivateCopyStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
 from memrepo.index.schema import ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
 
@@ -81,6 +82,7 @@ class IndexStore:
         # Whoosh would otherwise re-walk every filter posting list on every search).
         self._allowed: dict[_FilterKey, set[int]] = {}
         self._lock_depth = 0
+        self._copies = PrivateCopies()
 
     # -- opening and rebuilding ------------------------------------------------------
 
@@ -108,10 +110,9 @@ class IndexStore:
         return store
 
     def _storage(self) -> FileStorage:
-        """Whoosh's file storage without mmap: a segment truncated or deleted under a
-        memory map kills the process with SIGBUS; plain reads fail with an error we can
-        recover from (the index is rebuilt)."""
-        return FileStorage(str(self.path), supports_mmap=False)
+        """Whoosh's storage reading private copies of the files (see `_storage`): a
+        segment truncated or deleted under a memory map would kill us with SIGBUS."""
+        return PrivateCopyStorage(str(self.path), self._copies)
 
     def _problem(self) -> str | None:
         """Why the index cannot be used as it is, or None (and the index opened)."""
@@ -368,6 +369,7 @@ class IndexStore:
     def close(self) -> None:
         """Release the searcher and the index handle; the store cannot be used after."""
         self._close_index()
+        self._copies.close()
 
     def __enter__(self) -> IndexStore:
         return self

@@ -237,17 +237,23 @@ def test_empty_query_finds_nothing(repo: MemoryRepo) -> None:
 
 
 def test_index_truncated_while_open_is_rebuilt(repo: MemoryRepo) -> None:
-    """Segments cut under an open searcher: an error we recover from, never a crash
-    (memory-mapped segments would kill the process with SIGBUS) and never 'nothing'."""
+    """Segments cut under an open searcher: never a crash (a memory-mapped segment would
+    kill the process with SIGBUS), never 'nothing': the open searcher reads its private
+    copy, and the next searcher finds the damage and rebuilds with a warning."""
     assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
     for segment in (repo.folder.state_dir / "index").glob("*.seg"):
         segment.write_bytes(segment.read_bytes()[:30])
+    assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)  # Whoosh leaves the bad file open
         with pytest.warns(IndexRebuiltWarning, match="corrupt or truncated"):
+            repo.remember("Postgres tuning notes live in the wiki")
             found = texts(repo, "postgres")
         gc.collect()
-    assert found == ["We ship the postgres 16 migration on March 3"]
+    assert sorted(found) == [
+        "Postgres tuning notes live in the wiki",
+        "We ship the postgres 16 migration on March 3",
+    ]
 
 
 def test_index_deleted_while_open_is_rebuilt(repo: MemoryRepo) -> None:
