@@ -13,18 +13,22 @@ from typing import Any
 
 __all__ = ["Frontmatter", "find_frontmatter"]
 
-# PyYAML ships no type stubs (and we may not add types-PyYAML), so it is loaded by name and
-# used as ``Any`` here, at the one place that touches it.
-_yaml: Any = importlib.import_module("yaml")
-_LOADER: Any = getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)
-# A hand-edited header can fail in more ways than YAMLError: impossible dates raise
-# ValueError, deep nesting RecursionError, odd keys TypeError.
-_YAML_FAILURES: tuple[type[BaseException], ...] = (
-    _yaml.YAMLError,
-    ValueError,
-    TypeError,
-    RecursionError,
-)
+
+def _load(body: str) -> Any:
+    """The YAML between the fences, read by python-frontmatter's YAML handler (imported on
+    first use: YAML is slow to import and most reads never need a header parsed). The
+    handler is used directly, not `frontmatter.loads`, so a `...` closing fence and a
+    header that is not a mapping are ours to judge."""
+    # python-frontmatter and PyYAML ship no type stubs, hence the import by name.
+    handlers: Any = importlib.import_module("frontmatter.default_handlers")
+    return handlers.YAMLHandler().load(body)
+
+
+def _failures() -> tuple[type[BaseException], ...]:
+    """A hand-edited header can fail in more ways than YAMLError: impossible dates raise
+    ValueError, deep nesting RecursionError, odd keys TypeError."""
+    yaml: Any = importlib.import_module("yaml")
+    return (yaml.YAMLError, ValueError, TypeError, RecursionError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +44,8 @@ class Frontmatter:
         if self._cache:
             return
         try:
-            loaded = _yaml.load(self._body, Loader=_LOADER)
-        except _YAML_FAILURES as exc:
+            loaded = _load(self._body)
+        except _failures() as exc:
             self._cache.update(data={}, error=f"invalid YAML frontmatter: {exc}")
             return
         if loaded is None:

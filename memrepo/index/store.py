@@ -45,7 +45,8 @@ __all__ = ["IndexHit", "IndexStore", "Rebuild"]
 Rebuild = Callable[["IndexStore"], None]
 """Refills an empty store (``bulk_load`` and ``set_reflected``) from git and the items."""
 
-FILTER_FIELDS = frozenset(ID_FIELDS) | {"tainted", "uncommitted"}
+_BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})
+FILTER_FIELDS = frozenset(ID_FIELDS) | _BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
 _FILTER_CACHE = 64
 _FilterKey = frozenset[tuple[str, frozenset[str]]]
@@ -143,16 +144,17 @@ class IndexStore:
         return f"the index is corrupt or truncated ({why})"
 
     def _probe(self) -> None:
-        """Touch every structure a search uses: TOC, segments, postings, stored fields."""
+        """Touch the structures a search starts from: TOC, segments, stored fields, the
+        term dictionary and one posting list. Cheap on purpose (every one-shot command
+        pays it); deeper damage surfaces in a search, where `_read` rebuilds too."""
         with self._ix.searcher() as searcher:
             reader = searcher.reader()
             for docnum in reader.all_doc_ids():
                 reader.stored_fields(docnum)
                 break
-            for fieldname in ("exact", "ref"):
-                for term in reader.lexicon(fieldname):
-                    searcher.search(Term(fieldname, term.decode("utf-8")), limit=1)
-                    break
+            for term in reader.lexicon("ref"):
+                reader.postings("ref", term).all_ids()
+                break
 
     def _rebuild(self, reason: str, *, warn: bool = True) -> None:
         self._close_index()
@@ -264,13 +266,11 @@ class IndexStore:
 
         def run(searcher: Any) -> list[IndexHit]:
             kwargs: dict[str, Any] = {"limit": limit, "terms": False}
-            if allow:
-                allowed = self._allowed_docs(searcher, allow)
-                if not allowed:
-                    return []  # Whoosh reads an empty filter set as "no filter"
-                kwargs["filter"] = allowed
+            masked = self._denied_docs(searcher, allow) if allow else set()
             if deny is not None:
-                kwargs["mask"] = deny
+                masked = masked | set(searcher.docs_for_query(deny))
+            if masked:
+                kwargs["mask"] = masked  # an empty set would read as "no mask" anyway
             return [
                 IndexHit(hit["ref"], float(hit.score), rank, dict(hit.fields()))
                 for rank, hit in enumerate(searcher.search(q, **kwargs), 1)
@@ -279,24 +279,29 @@ class IndexStore:
         hits: list[IndexHit] = self._read(run)
         return hits
 
-    def _allowed_docs(self, searcher: Any, key: _FilterKey) -> set[int]:
-        """The doc numbers passing every filter clause, cached for this searcher.
+    def _denied_docs(self, searcher: Any, key: _FilterKey) -> set[int]:
+        """The doc numbers failing some filter clause, cached for this searcher.
 
-        A plain ``set`` because Whoosh takes a set (not a frozenset) as a filter; it is
-        never mutated after it is cached.
+        A filter is turned into its complement: for each field, the values the index
+        holds that the filter does not allow (other workspaces, private items, other
+        tasks' items...). Those postings are usually few, while the allowed ones are
+        nearly every document, and walking those made a one-shot recall slow.
         """
         found = self._allowed.get(key)
         if found is None:
-            clauses = sorted(key, key=lambda clause: len(clause[1]))
-            docs: set[int] | None = None
-            for fieldname, values in clauses:
-                matching = set(searcher.docs_for_query(Or([Term(fieldname, v) for v in values])))
-                docs = matching if docs is None else docs & matching
-                if not docs:
-                    break
+            reader = searcher.reader()
+            found = set()
+            for fieldname, values in key:
+                allowed = set(values)
+                if fieldname in _BOOLEAN_FIELDS:
+                    present = {"yes", "no"}
+                else:
+                    present = {term.decode("utf-8") for term in reader.lexicon(fieldname)}
+                for value in sorted(present - allowed):
+                    found.update(searcher.docs_for_query(Term(fieldname, value)))
             if len(self._allowed) >= _FILTER_CACHE:
                 self._allowed.clear()
-            found = self._allowed[key] = docs or set()
+            self._allowed[key] = found
         return found
 
     def fetch(

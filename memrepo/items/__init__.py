@@ -4,28 +4,70 @@
 `ItemWriter` is the pipeline every producer's facts go through (screen, redact, policy,
 dedupe, supersede, persist, hot version, listeners) plus status changes, retention and
 purges. Models live in `memrepo.models.items`.
+
+Names load on first use (PEP 562): `memrepo.items.vocab` is needed by every write's
+routing, the store and writer only when an item is actually touched.
 """
 
-from memrepo.items.db import DB_NAME, DEFAULT_BUSY_TIMEOUT
-from memrepo.items.policy import SettingsLookup, default_settings
-from memrepo.items.schema import SCHEMA_VERSION
-from memrepo.items.store import ItemStore
-from memrepo.items.vocab import KINDS, PRIVACY, SCOPES, SOURCES, STATUSES, trust_rank
-from memrepo.items.writer import ItemWriter, content_hash
+from __future__ import annotations
 
-__all__ = [
-    "DB_NAME",
-    "DEFAULT_BUSY_TIMEOUT",
-    "KINDS",
-    "PRIVACY",
-    "SCHEMA_VERSION",
-    "SCOPES",
-    "SOURCES",
-    "STATUSES",
-    "ItemStore",
-    "ItemWriter",
-    "SettingsLookup",
-    "content_hash",
-    "default_settings",
-    "trust_rank",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memrepo.items.db import DB_NAME as DB_NAME
+    from memrepo.items.db import DEFAULT_BUSY_TIMEOUT as DEFAULT_BUSY_TIMEOUT
+    from memrepo.items.policy import (
+        SettingsLookup as SettingsLookup,
+    )
+    from memrepo.items.policy import (
+        default_settings as default_settings,
+    )
+    from memrepo.items.schema import SCHEMA_VERSION as SCHEMA_VERSION
+    from memrepo.items.store import ItemStore as ItemStore
+    from memrepo.items.vocab import (
+        KINDS as KINDS,
+    )
+    from memrepo.items.vocab import (
+        PRIVACY as PRIVACY,
+    )
+    from memrepo.items.vocab import (
+        SCOPES as SCOPES,
+    )
+    from memrepo.items.vocab import (
+        SOURCES as SOURCES,
+    )
+    from memrepo.items.vocab import (
+        STATUSES as STATUSES,
+    )
+    from memrepo.items.vocab import (
+        trust_rank as trust_rank,
+    )
+    from memrepo.items.writer import ItemWriter as ItemWriter
+    from memrepo.items.writer import content_hash as content_hash
+
+_HOMES = {
+    "DB_NAME": "db",
+    "DEFAULT_BUSY_TIMEOUT": "db",
+    "KINDS": "vocab",
+    "PRIVACY": "vocab",
+    "SCHEMA_VERSION": "schema",
+    "SCOPES": "vocab",
+    "SOURCES": "vocab",
+    "STATUSES": "vocab",
+    "ItemStore": "store",
+    "ItemWriter": "writer",
+    "SettingsLookup": "policy",
+    "content_hash": "writer",
+    "default_settings": "policy",
+    "trust_rank": "vocab",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'memrepo.items' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"memrepo.items.{home}"), name)
