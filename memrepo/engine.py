@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig, WorkspaceSettings, save_config
@@ -52,6 +52,24 @@ ITEM_PREFIX = "memory:"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+class RepoOptions(TypedDict, total=False):
+    """Seams for tests and hosts: who commits, what time it is, local settings."""
+
+    identity: Identity | None
+    clock: Clock | None
+    config: LocalConfig | None
+
+
+class ReaderContext(TypedDict, total=False):
+    """Who is reading (recall's visibility arguments)."""
+
+    workspace: str | None
+    include_private: bool
+    contact_ref: str | None
+    task_id: str | None
+    min_trust: str
+
+
 class MemoryRepo:
     """A memory root: the folder (git) and its companion store (memory_items).
 
@@ -65,28 +83,14 @@ class MemoryRepo:
         self._searcher: Searcher | None = None
 
     @classmethod
-    def init(
-        cls,
-        path: str | Path,
-        *,
-        identity: Identity | None = None,
-        clock: Clock | None = None,
-        config: LocalConfig | None = None,
-    ) -> MemoryRepo:
+    def init(cls, path: str | Path, **options: Unpack[RepoOptions]) -> MemoryRepo:
         """Create a memory repo at `path` (or adopt an existing git repo without one)."""
-        return cls(MemoryFolder.init(Path(path), identity=identity, clock=clock, config=config))
+        return cls(MemoryFolder.init(Path(path), **options))
 
     @classmethod
-    def open(
-        cls,
-        path: str | Path,
-        *,
-        identity: Identity | None = None,
-        clock: Clock | None = None,
-        config: LocalConfig | None = None,
-    ) -> MemoryRepo:
+    def open(cls, path: str | Path, **options: Unpack[RepoOptions]) -> MemoryRepo:
         """Open an existing memory repo; NotAMemoryRepo says why when it is not one."""
-        return cls(MemoryFolder.open(Path(path), identity=identity, clock=clock, config=config))
+        return cls(MemoryFolder.open(Path(path), **options))
 
     @property
     def root(self) -> Path:
@@ -223,14 +227,7 @@ class MemoryRepo:
             redacted=screened.redacted,
             truncated=screened.truncated,
         )
-        result = self.folder.write_entry(write)
-        if result.commit:
-            self._folder_changed()
-        return result
-
-    def _folder_changed(self) -> None:
-        if self._searcher is not None:
-            self._searcher.after_folder_write()
+        return self.folder.write_entry(write)
 
     def _remember_item(
         self,
@@ -306,9 +303,7 @@ class MemoryRepo:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
         if not ref.startswith(ITEM_PREFIX):
-            result = self.folder.forget(ref, by=by, task=task_id)
-            self._folder_changed()
-            return result
+            return self.folder.forget(ref, by=by, task=task_id)
         item_id = ref.removeprefix(ITEM_PREFIX)
         detail = self.items.store.get(item_id)
         if detail is None or detail.item.status == "deleted":
@@ -318,9 +313,7 @@ class MemoryRepo:
 
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""
-        result = self.folder.undo(commit, by=by)
-        self._folder_changed()
-        return result
+        return self.folder.undo(commit, by=by)
 
     # --- memory_items ------------------------------------------------------------------
 
@@ -356,7 +349,6 @@ class MemoryRepo:
         key = slugify(workspace)
         report = self.items.clear_workspace(key)
         self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
-        self._folder_changed()
         return report
 
     def set_workspace(
@@ -411,27 +403,13 @@ class MemoryRepo:
         )
         return self.searcher.recall(query, visibility, limit=limit, lanes=lanes, detail=detail)
 
-    def expand(
-        self,
-        refs: Sequence[str],
-        *,
-        workspace: str | None = None,
-        include_private: bool = False,
-        contact_ref: str | None = None,
-        task_id: str | None = None,
-        min_trust: str = "inferred",
-    ) -> list[RecallHit]:
-        """The full text of `refs` under the same visibility as recall (hidden: absent)."""
+    def expand(self, refs: Sequence[str], **reader: Unpack[ReaderContext]) -> list[RecallHit]:
+        """The full text of `refs` under the same visibility as recall (hidden: absent);
+        `reader` takes recall's workspace, include_private, contact_ref, task_id and
+        min_trust."""
         from memrepo.recall.searcher import visibility_for
 
-        visibility = visibility_for(
-            workspace=workspace,
-            include_private=include_private,
-            contact_ref=contact_ref,
-            task_id=task_id,
-            min_trust=min_trust,
-        )
-        return self.searcher.expand(refs, visibility)
+        return self.searcher.expand(refs, visibility_for(**reader))
 
     def mark_used(self, refs: Sequence[str]) -> None:
         """Record that these items were put in a prompt or quoted (folder refs: no-op)."""

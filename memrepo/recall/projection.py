@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from memrepo.errors import FormatError
@@ -157,14 +158,20 @@ class Projection:
 
     # --- incremental -------------------------------------------------------------------
 
-    def sync(self, store: IndexStore, *, dirty: set[str] | None = None) -> None:
+    def sync(
+        self,
+        store: IndexStore,
+        *,
+        dirty: set[str] | None = None,
+        changed_items: PendingItems | None = None,
+    ) -> None:
         """Bring the index up to HEAD, the working tree and the item store.
 
         `dirty` are the files with uncommitted edits; None asks git (a status scan).
-        Right after a memrepo write it is known to be empty: the write committed them.
+        `changed_items` are the item changes this process made since the last sync.
         """
         self._sync_folder(store, self._dirty_paths() if dirty is None else dirty)
-        self._sync_items(store)
+        self._sync_items(store, changed_items or PendingItems())
 
     def _sync_folder(self, store: IndexStore, dirty: set[str]) -> None:
         head_id = self.folder.store.main_id()
@@ -205,31 +212,43 @@ class Projection:
             p for p in pending.deleted if _indexed(p)
         }
 
-    def _sync_items(self, store: IndexStore) -> None:
-        hot = str(self.items.hot_version)
-        if store.reflected(ITEMS_KEY) == hot:
+    def _sync_items(self, store: IndexStore, changed: PendingItems) -> None:
+        """Apply item changes: this process's own by id when they account for every
+        change since the index was synced (each commit moves the hot version by one),
+        otherwise (another process wrote too, or a purge) re-read the active items."""
+        hot = self.items.hot_version
+        reflected = store.reflected(ITEMS_KEY)
+        if reflected == str(hot):
             return
-        # Changed by another process (or a purge): re-read the active items.
-        store.replace(list(self._item_docs()), delete_lanes=["memory"])
-        store.set_reflected(ITEMS_KEY, hot)
+        if (
+            reflected is not None
+            and reflected.isdigit()
+            and int(reflected) + changed.commits == hot
+        ):
+            self._apply_items(store, changed.ids)
+        else:
+            store.replace(list(self._item_docs()), delete_lanes=["memory"])
+        store.set_reflected(ITEMS_KEY, str(hot))
 
-    def apply_items(self, store: IndexStore, item_ids: Iterable[str]) -> None:
-        """Update the documents of items this process just changed, in the same call.
-
-        Every committed change moves the hot version by one; if the index is not exactly
-        one behind, another process changed items too and they are re-read in full.
-        """
-        hot = str(self.items.hot_version)
-        if store.reflected(ITEMS_KEY) != str(int(hot) - 1):
-            self._sync_items(store)
-            return
+    def _apply_items(self, store: IndexStore, item_ids: Iterable[str]) -> None:
         docs: list[IndexDoc] = []
         gone: list[str] = []
-        for item_id in item_ids:
+        for item_id in sorted(set(item_ids)):
             detail = self.items.store.get(item_id)
             if detail is not None and detail.item.status == "active":
                 docs.append(item_doc(detail.item))
             else:
                 gone.append(f"memory:{item_id}")
         store.replace(docs, delete_refs=gone)
-        store.set_reflected(ITEMS_KEY, hot)
+
+
+@dataclass(slots=True)
+class PendingItems:
+    """Item changes made in this process since the index was last synced."""
+
+    ids: set[str] = field(default_factory=set)
+    commits: int = 0
+
+    def add(self, item_ids: Iterable[str]) -> None:
+        self.ids.update(item_ids)
+        self.commits += 1

@@ -1,8 +1,9 @@
 """The search side of one memory root: the index, its projection, and the lanes.
 
-The index is opened on first use (a process that only writes never pays for it). While
-it is open, every write of this process updates it in the same call; a process that has
-it closed leaves the catching up to the next recall, which applies the tree diff.
+The index is opened on first use (a process that only writes never pays for it). Writes
+never wait for it: every read first applies what changed since the index was last synced
+(the tree diff to HEAD, files edited in the working tree, the items this process
+changed), in one index commit.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from memrepo.items import ItemWriter
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 from memrepo.recall.lanes import IndexLane, Lane, SharedIndexSearch
-from memrepo.recall.projection import Projection
+from memrepo.recall.projection import PendingItems, Projection
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
 
@@ -42,6 +43,7 @@ class Searcher:
         self.items = items
         self.projection = Projection(folder, items)
         self._store: IndexStore | None = None
+        self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
         items.on_change(self._items_changed)
 
@@ -84,13 +86,17 @@ class Searcher:
         store is reopened (rebuilt, with a warning) and the action tried once more."""
         try:
             store = self.store()
-            self.projection.sync(store)
+            self._sync(store)
             return action(store)
         except (*_GONE, RecallFailed):
             self.close()  # reopening checks the index and rebuilds it when it is damaged
         store = self.store()
-        self.projection.sync(store)
+        self._sync(store)
         return action(store)
+
+    def _sync(self, store: IndexStore) -> None:
+        pending, self._pending = self._pending, PendingItems()
+        self.projection.sync(store, changed_items=pending)
 
     def recall(
         self,
@@ -131,29 +137,23 @@ class Searcher:
             seconds=time.perf_counter() - started,
         )
 
-    def after_folder_write(self) -> None:
-        """Apply this process's commit to an open index (a write leaves no dirty files)."""
-        if self._store is not None:
-            try:
-                self.projection.sync(self._store, dirty=set())
-            except _GONE:
-                self.close()  # the write stands; the next recall reopens and catches up
-
     def _items_changed(self, change: ItemChange) -> None:
-        if self._store is not None:
-            try:
-                self.projection.apply_items(self._store, change.item_ids)
-            except _GONE:
-                self.close()
+        """Remember which items changed; the next read applies them in one index commit.
+
+        Writes do not touch the index themselves: a Whoosh commit costs several times a
+        whole memrepo write, and a burst of writes would pay it each time. Reads always
+        sync first (tree diff, worktree, these ids), so a recall never misses a write.
+        """
+        self._pending.add(change.item_ids)
 
 
 def visibility_for(
     *,
-    workspace: str | None,
-    include_private: bool,
-    contact_ref: str | None,
-    task_id: str | None,
-    min_trust: str,
+    workspace: str | None = None,
+    include_private: bool = False,
+    contact_ref: str | None = None,
+    task_id: str | None = None,
+    min_trust: str = "inferred",
 ) -> Visibility:
     """The reader's context, with the workspace named as people name it."""
     key = slugify(workspace) if workspace and workspace.strip() else None
