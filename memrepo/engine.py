@@ -8,7 +8,7 @@ store: the folder owns git, `memrepo.items` owns SQLite.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from types import TracebackType
@@ -417,9 +417,10 @@ class MemoryRepo:
         if ids:
             self.items.mark_used(ids)
 
-    def reindex(self) -> ReindexReport:
-        """Rebuild the whole index from git and memory_items."""
-        return self.searcher.reindex()
+    def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
+        """Rebuild the whole index from git and memory_items; `progress` hears the
+        running document count every 1,000 documents."""
+        return self.searcher.reindex(progress)
 
     # --- reads -------------------------------------------------------------------------
 

@@ -78,9 +78,16 @@ def _hit_line(number: int, hit: RecallHit, *, full: bool) -> str:
 
 
 def _reindex(args: argparse.Namespace) -> int:
-    if sys.stderr.isatty() and not args.json:
-        print("memrepo: rebuilding the index from git and memory_items...", file=sys.stderr)
-    report = open_repo(args).reindex()
+    progress = None
+    if sys.stderr.isatty():
+        print("memrepo: rebuilding the index from git and memory_items", file=sys.stderr)
+
+        def progress(count: int) -> None:
+            print(f"\r  {count:,} documents", end="", file=sys.stderr, flush=True)
+
+    report = open_repo(args).reindex(progress)
+    if progress is not None:
+        print(file=sys.stderr)
     if args.json:
         print_json(report)
     else:

@@ -11,7 +11,7 @@ re-reading that part in full. Nothing here is a source of truth.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -109,27 +109,36 @@ class Projection:
     def __init__(self, folder: MemoryFolder, items: ItemWriter) -> None:
         self.folder = folder
         self.items = items
+        #: Counts of the last rebuild the index asked for on open (None: none yet).
+        self.last_rebuild: tuple[int, int] | None = None
+        #: Who hears the document count of a rebuild the index asks for on open.
+        self.progress: Callable[[int], None] | None = None
 
     # --- full rebuild ------------------------------------------------------------------
 
     def rebuild(self, store: IndexStore) -> None:
         """Replace the whole index (the rebuild callback of `IndexStore.open`)."""
-        self.rebuild_counting(store)
+        self.last_rebuild = self.rebuild_counting(store, self.progress)
 
-    def rebuild_counting(self, store: IndexStore) -> tuple[int, int]:
-        """Replace the whole index; returns (folder entries, items) indexed."""
+    def rebuild_counting(
+        self, store: IndexStore, progress: Callable[[int], None] | None = None
+    ) -> tuple[int, int]:
+        """Replace the whole index; returns (folder entries, items) indexed.
+
+        `progress` hears the running document count every 1,000 documents.
+        """
         head = self.folder.store.main_id()
         dirty = self._dirty_paths()
         hot = self.items.hot_version
         counts = [0, 0]
 
         def everything() -> Iterator[IndexDoc]:
-            for doc in self._folder_docs(head, dirty):
-                counts[0] += 1
-                yield doc
-            for doc in self._item_docs():
-                counts[1] += 1
-                yield doc
+            for lane, docs in enumerate((self._folder_docs(head, dirty), self._item_docs())):
+                for doc in docs:
+                    counts[lane] += 1
+                    if progress is not None and sum(counts) % 1000 == 0:
+                        progress(sum(counts))
+                    yield doc
 
         store.bulk_load(everything())
         store.set_reflected(MAIN, head)

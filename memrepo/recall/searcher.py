@@ -124,12 +124,22 @@ class Searcher:
 
         return self._fresh(fetch)
 
-    def reindex(self) -> ReindexReport:
+    def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
         started = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a rebuild asked for is no surprise
-            store = self.store()
-        entries, items = self.projection.rebuild_counting(store)
+        opened_now = self._store is None
+        self.projection.last_rebuild = None
+        self.projection.progress = progress
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a rebuild asked for is no surprise
+                store = self.store()
+        finally:
+            self.projection.progress = None
+        self._pending = PendingItems()
+        if opened_now and self.projection.last_rebuild is not None:
+            entries, items = self.projection.last_rebuild  # opening just rebuilt it
+        else:
+            entries, items = self.projection.rebuild_counting(store, progress)
         return ReindexReport(
             documents=store.doc_count(),
             folder_entries=entries,

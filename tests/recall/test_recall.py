@@ -272,3 +272,18 @@ def test_empty_visibility_filter_stays_empty_twice(repo: MemoryRepo) -> None:
     """The filter cache must not turn 'nothing allowed' into 'no filter' (a leak)."""
     for _ in range(2):
         assert texts(repo, "prefers calls", contact_ref="mail:nobody") == []
+
+
+def test_reindex_reports_progress(memory_repo: MemoryRepo) -> None:
+    for n in range(1200):
+        memory_repo.remember(f"private fact number {n}", private=True, by="user")
+    heard: list[int] = []
+    report = memory_repo.reindex(heard.append)
+    assert report.items == 1200 and report.documents == 1200
+    assert heard == [1000]
+
+
+def test_reindex_of_a_never_built_index_builds_it_once(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("One shared fact")
+    report = memory_repo.reindex()
+    assert (report.folder_entries, report.items, report.documents) == (1, 0, 1)
