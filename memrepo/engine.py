@@ -253,7 +253,7 @@ class MemoryRepo:
             "subject_key": subject,
             "source": trust,
             "pinned": pinned,
-            "privacy": "private" if route.why == "private" else None,
+            "privacy": "private" if route.private else None,
             "task_id": task_id,
             "origin_text": origin_text,
             "no_memory": no_memory,

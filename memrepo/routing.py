@@ -41,6 +41,7 @@ class Route:
     scope: Scope
     scope_ref: str | None
     why: str
+    private: bool = False  # the caller asked for privacy (policy may add it otherwise)
 
 
 def choose_route(
@@ -59,22 +60,22 @@ def choose_route(
     if scope == "contact" or contact_ref:
         if not contact_ref:
             raise InvalidArgument("a contact fact needs contact_ref (who it is about)")
-        return Route("items", "contact", contact_ref, "a fact about a contact")
+        return Route("items", "contact", contact_ref, "a fact about a contact", private)
     if scope == "task":
         if not task_id:
             raise InvalidArgument("a task-scoped fact needs task_id")
-        return Route("items", "task", task_id, "a fact bound to one task")
+        return Route("items", "task", task_id, "a fact bound to one task", private)
     if scope == "workspace" and not workspace:
         raise InvalidArgument("a workspace-scoped fact needs a workspace")
     item_scope: Scope = "workspace" if workspace else "global"
     if source == "third_party":
         # Third-party text is never a fact about the user; the writer refuses it outside
         # contact and task scope (third_party_scope), so route it where that is decided.
-        return Route("items", item_scope, None, "third-party text")
+        return Route("items", item_scope, None, "third-party text", private)
     if private:
-        return Route("items", item_scope, None, "private")
+        return Route("items", item_scope, None, "private", True)
     if settings.privacy == "strict":
-        return Route("items", item_scope, None, "the workspace is in strict privacy mode")
+        return Route("items", item_scope, None, "the workspace is in strict privacy mode", True)
     return Route("folder", item_scope, None, "a shared fact")
 
 

@@ -164,3 +164,11 @@ def test_why_explains_an_item(memory_repo: MemoryRepo) -> None:
     result = memory_repo.remember("Prefers email", contact_ref="bo", by="user")
     assert result.ref is not None
     assert "user" in memory_repo.why(result.ref).lower()
+
+
+def test_private_flag_holds_for_contact_and_task_facts(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Ana's diagnosis is private", contact_ref="ana", private=True)
+    memory_repo.remember("Task secret plan", scope="task", task_id="t9", private=True)
+    assert memory_repo.list_items() == []
+    found = memory_repo.list_items(ItemFilters(include_private=True))
+    assert sorted(i.privacy for i in found) == ["private", "private"]

@@ -154,7 +154,10 @@ def test_missing_metadata_is_rebuilt(store: IndexStore, index_path: Path) -> Non
     store.close()
     index_path.with_name("index.json").unlink()
     with pytest.warns(IndexRebuiltWarning, match="metadata is missing"):
-        IndexStore.open(index_path, rebuild=_refill).close()
+        again = IndexStore.open(index_path, rebuild=_refill)
+    with again:
+        assert again.doc_count() == len(CORPUS)
+        assert index_path.with_name("index.json").exists()
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "toc"])
