@@ -98,14 +98,22 @@ class MemoryFolder:
         self.state_dir = Path(repo.path) / STATE_DIR
         self.config = config if config is not None else load_config(self.state_dir)
         self.clock: Clock = clock or SystemClock()
-        self.identity = identity or _default_identity(repo)
+        # Machine writes are committed as memrepo; people's edits keep their git identity.
+        self.identity = identity or Identity()
         self.store = GitStore(repo, self.state_dir, self.identity, self.clock)
         self.lock = WriteLock(self.state_dir, self.config.lock_timeout_seconds)
 
     # --- opening ---------------------------------------------------------------------
 
     @classmethod
-    def init(cls, path: Path, **kwargs: object) -> MemoryFolder:
+    def init(
+        cls,
+        path: Path,
+        *,
+        identity: Identity | None = None,
+        clock: Clock | None = None,
+        config: LocalConfig | None = None,
+    ) -> MemoryFolder:
         """Create (or adopt) a git repo at `path` with MEMORY.md on main."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
@@ -114,7 +122,7 @@ class MemoryFolder:
             repo = pygit2.Repository(str(path))
         else:
             repo = pygit2.init_repository(str(path), initial_head="main")
-        folder = cls(repo, **kwargs)  # type: ignore[arg-type]
+        folder = cls(repo, identity=identity, clock=clock, config=config)
         with folder.lock:
             folder.store.recover()
             head = folder.store.main_commit()
@@ -130,7 +138,14 @@ class MemoryFolder:
         return folder
 
     @classmethod
-    def open(cls, path: Path, **kwargs: object) -> MemoryFolder:
+    def open(
+        cls,
+        path: Path,
+        *,
+        identity: Identity | None = None,
+        clock: Clock | None = None,
+        config: LocalConfig | None = None,
+    ) -> MemoryFolder:
         """Open an existing memory root; says clearly when `path` is not one."""
         path = Path(path)
         if not path.is_dir():
@@ -143,7 +158,7 @@ class MemoryFolder:
             raise NotAMemoryRepo(str(path), f"git cannot open it: {exc}") from exc
         if repo.is_bare:
             raise NotAMemoryRepo(str(path), "a bare repository has no files to edit")
-        folder = cls(repo, **kwargs)  # type: ignore[arg-type]
+        folder = cls(repo, identity=identity, clock=clock, config=config)
         if folder.store.main_commit() is None and not list(repo.branches.local):
             raise NotAMemoryRepo(str(path), "the repository has no commits")
         if folder.store._journal_path.exists():
@@ -442,10 +457,6 @@ def _refuse_secrets(path: str, data: bytes) -> None:
     if found:
         line = text.count("\n", 0, found[0].start) + 1
         raise SecretInEdit(path, line, found[0].kind)
-
-
-def _default_identity(repo: pygit2.Repository) -> Identity:
-    return Identity()
 
 
 def _user_identity(repo: pygit2.Repository) -> Identity | None:
