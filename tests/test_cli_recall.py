@@ -53,3 +53,28 @@ def test_reindex(run: Run) -> None:
     assert code == 0
     report = json.loads(out)
     assert report["folder_entries"] == 1 and report["items"] == 1
+
+
+def test_invalid_bytes_in_a_query_give_valid_json(memory_repo: MemoryRepo) -> None:
+    """argv bytes that are not UTF-8 reach Python as lone surrogates."""
+    import subprocess
+    import sys
+
+    memory_repo.remember("We ship the postgres 16 migration on March 3")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from memrepo.cli import main; raise SystemExit(main())",
+            "--repo",
+            str(memory_repo.root),
+            "recall",
+            b"postgres \xff\xfe",
+            "--json",
+        ],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    assert payload["hits"][0]["text"] == "We ship the postgres 16 migration on March 3"

@@ -74,8 +74,15 @@ def count(n: int, one: str, many: str) -> str:
 
 
 def print_json(data: BaseModel | Sequence[BaseModel]) -> None:
+    """The result model as JSON; readable UTF-8 unless some text cannot be encoded (a
+    query typed with invalid bytes carries lone surrogates), then escaped, still valid."""
     if isinstance(data, BaseModel):
         payload: object = data.model_dump(mode="json")
     else:
         payload = [item.model_dump(mode="json") for item in data]
-    print(json.dumps(payload, indent=2, ensure_ascii=False))
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    try:
+        text.encode("utf-8")  # strict: stdout's own error handler may let them through
+    except UnicodeEncodeError:
+        text = json.dumps(payload, indent=2, ensure_ascii=True)
+    print(text)

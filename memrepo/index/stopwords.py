@@ -49,6 +49,14 @@ más ni no nos o para pero por porque que qué se si sin sobre su sus también t
 una uno unos y ya yo él
 """
 
+#: English contraction tails ("what's", "don't", "we'll" split into a word and these):
+#: alone they match every possessive and contraction in the memory.
+CONTRACTIONS = """
+s t d ll m re ve
+"""
+
 RAW_STOPWORDS: frozenset[str] = frozenset(
-    word for block in (ENGLISH, GERMAN, TURKISH, FRENCH, SPANISH) for word in block.split()
+    word
+    for block in (ENGLISH, GERMAN, TURKISH, FRENCH, SPANISH, CONTRACTIONS)
+    for word in block.split()
 )
