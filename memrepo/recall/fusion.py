@@ -9,8 +9,9 @@ every lane's rank is recorded. Relevance is the score relative to the best hit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from memrepo.index.analysis import analyze, stem
 from memrepo.index.schema import norm_hash
@@ -54,8 +55,13 @@ def fuse(
     distinctive: Sequence[str],
     *,
     k: int = RRF_K,
+    boost: Callable[[Mapping[str, Any]], float] | None = None,
 ) -> list[Fused]:
-    """Merge ranked lanes into one list, best first (ties broken by ref, for stable output)."""
+    """Merge ranked lanes into one list, best first (ties broken by ref, for stable output).
+
+    `boost(fields)` scales a hit's contribution (1.0: none); recall uses it to put facts
+    of the reader's own task, contact and workspace ahead of equally good global ones.
+    """
     scale_by_coverage = len(distinctive) >= 2
     merged: dict[str, Fused] = {}
     for lane, hits in results.items():
@@ -64,6 +70,8 @@ def fuse(
             contribution = weight / (k + hit.rank)
             if scale_by_coverage:
                 contribution *= 0.4 + 0.6 * coverage(hit.text, distinctive)
+            if boost is not None:
+                contribution *= boost(hit.fields)
             key = str(hit.fields.get("norm_hash") or norm_hash(hit.text))
             current = merged.get(key)
             if current is None:

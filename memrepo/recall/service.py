@@ -55,7 +55,7 @@ def run_recall(
     if errors and not results:
         raise RecallFailed(errors)
     weights = {lane.name: lane.weight for lane in lanes}
-    fused = fuse(results, weights, plain.distinctive)[:limit]
+    fused = fuse(results, weights, plain.distinctive, boost=visibility.context_boost)[:limit]
     best = fused[0].score if fused else 1.0
     hits = tuple(_to_hit(f, best, plain, detail) for f in fused)
     return RecallResult(query=query, hits=hits, lane_errors=errors)

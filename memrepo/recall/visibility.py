@@ -8,10 +8,15 @@ private items only with ``include_private``; trust at least ``min_trust``; activ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from memrepo.errors import InvalidArgument
 from memrepo.items.vocab import SOURCES, trust_rank
+
+#: The fusion weight of a hit from the reader's own task, contact or workspace.
+CONTEXT_BOOST = 1.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +34,24 @@ class Visibility:
             raise InvalidArgument(
                 f"min_trust={self.min_trust!r}: must be one of {', '.join(SOURCES)}"
             )
+
+    def context_boost(self, fields: Mapping[str, Any]) -> float:
+        """How much closer to the reader's context a hit is: its own task's or contact's
+        items, or its workspace's facts, outrank equally good global ones."""
+        audience = fields.get("audience", "all")
+        if audience != "all" and audience in self._own_audiences():
+            return CONTEXT_BOOST
+        if self.workspace and fields.get("workspace") == self.workspace:
+            return CONTEXT_BOOST
+        return 1.0
+
+    def _own_audiences(self) -> set[str]:
+        own = set()
+        if self.task_id:
+            own.add(f"task:{self.task_id}")
+        if self.contact_ref:
+            own.add(f"contact:{self.contact_ref}")
+        return own
 
     def filter_terms(self) -> dict[str, set[str]]:
         """Index field -> allowed values; a document must match every field."""

@@ -70,3 +70,27 @@ def test_one_distinctive_term_means_no_scaling() -> None:
 )
 def test_coverage(text: str, terms: list[str], expected: float) -> None:
     assert coverage(text, terms) == pytest.approx(expected)
+
+
+def test_boost_scales_a_hit_and_can_reorder() -> None:
+    hits = [hit("global", "export rules", 1), hit("own", "export format", 2)]
+    hits[1] = LaneHit("own", "export format", 2, {"audience": "task:t1"})
+    fused = fuse(
+        {"memory": hits},
+        {"memory": 1.0},
+        [],
+        boost=lambda fields: 1.25 if fields.get("audience") == "task:t1" else 1.0,
+    )
+    assert [f.hit.ref for f in fused] == ["own", "global"]
+    assert fused[0].score == pytest.approx(1.25 / (RRF_K + 2))
+
+
+def test_visibility_boosts_only_the_readers_own_context() -> None:
+    from memrepo.recall import Visibility
+
+    reader = Visibility(workspace="shop", task_id="t1", contact_ref="ana")
+    assert reader.context_boost({"audience": "task:t1"}) > 1.0
+    assert reader.context_boost({"audience": "contact:ana"}) > 1.0
+    assert reader.context_boost({"audience": "all", "workspace": "shop"}) > 1.0
+    assert reader.context_boost({"audience": "all", "workspace": ""}) == 1.0
+    assert Visibility().context_boost({"audience": "all", "workspace": ""}) == 1.0
