@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from memrepo.errors import StoreBusy, StoreCorrupt, StoreError
@@ -98,8 +99,8 @@ def open_connection(
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         check_version(conn, str(path))
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-        if mode is None or str(mode[0]).lower() != "wal":
+        mode = _switch_to_wal(conn, busy_timeout)
+        if mode != "wal":
             raise StoreError(f"{path}: could not switch the database to WAL mode", path=str(path))
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn, path=str(path))
@@ -110,6 +111,24 @@ def open_connection(
         conn.close()
         raise
     return conn
+
+
+def _switch_to_wal(conn: sqlite3.Connection, busy_timeout: float) -> str:
+    """WAL mode, set once per file (it persists). Two processes creating the file at the
+    same moment can see `PRAGMA journal_mode = WAL` fail at once with "locked": SQLite's
+    busy handler does not cover that switch, so it is retried within the busy timeout."""
+    row = conn.execute("PRAGMA journal_mode").fetchone()
+    if row is not None and str(row[0]).lower() == "wal":
+        return "wal"
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            row = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return str(row[0]).lower() if row is not None else ""
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def default_path(state_dir: Path) -> Path:
