@@ -31,10 +31,6 @@ class WriteLock:
         # object are serialized here first (re-entrant for the thread that holds it).
         self._threads = threading.RLock()
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def acquire(self) -> None:
         if not self._threads.acquire(timeout=self.timeout):
             raise LockTimeout(str(self.path), self.timeout, "another thread of this process")

@@ -47,10 +47,6 @@ class Searcher:
         self.extra_lanes: list[Lane] = []
         items.on_change(self._items_changed)
 
-    @property
-    def is_open(self) -> bool:
-        return self._store is not None
-
     def store(self) -> IndexStore:
         """The index, opened (and rebuilt with a warning if missing or damaged) on first use."""
         if self._store is None:
