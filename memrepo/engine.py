@@ -118,7 +118,7 @@ class MemoryRepo:
         if self._searcher is None:
             from memrepo.recall.searcher import Searcher
 
-            self._searcher = Searcher(self.folder, self.items)
+            self._searcher = Searcher(self.folder, lambda: self.items)
         return self._searcher
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from memrepo.errors import FormatError
+from memrepo.errors import FormatError, StoreError
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder, make_ref
 from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
@@ -106,13 +106,19 @@ def _indexed(path: str) -> bool:
 class Projection:
     """Builds and updates the index of one memory root."""
 
-    def __init__(self, folder: MemoryFolder, items: ItemWriter) -> None:
+    def __init__(self, folder: MemoryFolder, open_items: Callable[[], ItemWriter]) -> None:
         self.folder = folder
-        self.items = items
+        self._open_items = open_items
+        #: Why memory_items could not be read at the last sync (None: it could).
+        self.items_error: StoreError | None = None
         #: Counts of the last rebuild the index asked for on open (None: none yet).
         self.last_rebuild: tuple[int, int] | None = None
         #: Who hears the document count of a rebuild the index asks for on open.
         self.progress: Callable[[int], None] | None = None
+
+    @property
+    def items(self) -> ItemWriter:
+        return self._open_items()
 
     # --- full rebuild ------------------------------------------------------------------
 
@@ -129,11 +135,17 @@ class Projection:
         """
         head = self.folder.store.main_id()
         dirty = self._dirty_paths()
-        hot = self.items.hot_version
+        try:
+            hot = str(self.items.hot_version)
+            item_docs: Iterable[IndexDoc] = self._item_docs()
+            self.items_error = None
+        except StoreError as exc:
+            # The folder stays searchable; the memory lane reports this error instead.
+            hot, item_docs, self.items_error = "", (), exc
         counts = [0, 0]
 
         def everything() -> Iterator[IndexDoc]:
-            for lane, docs in enumerate((self._folder_docs(head, dirty), self._item_docs())):
+            for lane, docs in enumerate((self._folder_docs(head, dirty), item_docs)):
                 for doc in docs:
                     counts[lane] += 1
                     if progress is not None and sum(counts) % 1000 == 0:
@@ -143,7 +155,7 @@ class Projection:
         store.bulk_load(everything())
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
-        store.set_reflected(ITEMS_KEY, str(hot))
+        store.set_reflected(ITEMS_KEY, hot)
         return counts[0], counts[1]
 
     def _folder_docs(self, head: str, dirty: set[str]) -> Iterator[IndexDoc]:
@@ -224,8 +236,14 @@ class Projection:
     def _sync_items(self, store: IndexStore, changed: PendingItems) -> None:
         """Apply item changes: this process's own by id when they account for every
         change since the index was synced (each commit moves the hot version by one),
-        otherwise (another process wrote too, or a purge) re-read the active items."""
-        hot = self.items.hot_version
+        otherwise (another process wrote too, or a purge) re-read the active items.
+        A store that cannot be read leaves the index as it is and is reported."""
+        try:
+            hot = self.items.hot_version
+        except StoreError as exc:
+            self.items_error = exc
+            return
+        self.items_error = None
         reflected = store.reflected(ITEMS_KEY)
         if reflected == str(hot):
             return

@@ -17,11 +17,11 @@ from typing import TypeVar
 from memrepo.errors import IndexUnavailable, InvalidArgument, RecallFailed
 from memrepo.folder.paths import slugify
 from memrepo.folder.repo import MemoryFolder
-from memrepo.index import IndexStore
+from memrepo.index import IndexStore, PlainQuery
 from memrepo.items import ItemWriter
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
-from memrepo.recall.lanes import IndexLane, Lane, SharedIndexSearch
+from memrepo.recall.lanes import IndexLane, Lane, LaneHit, SharedIndexSearch
 from memrepo.recall.projection import PendingItems, Projection
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
@@ -38,14 +38,22 @@ INDEX_LANES = ("folder", "memory")
 class Searcher:
     """Recall, expand, reindex and index upkeep for one memory root."""
 
-    def __init__(self, folder: MemoryFolder, items: ItemWriter) -> None:
+    def __init__(self, folder: MemoryFolder, open_items: Callable[[], ItemWriter]) -> None:
         self.folder = folder
-        self.items = items
-        self.projection = Projection(folder, items)
+        self._open_items = open_items
+        self._listening: ItemWriter | None = None
+        self.projection = Projection(folder, self._items)
         self._store: IndexStore | None = None
         self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
-        items.on_change(self._items_changed)
+
+    def _items(self) -> ItemWriter:
+        """The item writer (opened on first use), with this searcher listening to it."""
+        writer = self._open_items()
+        if writer is not self._listening:
+            writer.on_change(self._items_changed)
+            self._listening = writer
+        return writer
 
     def store(self) -> IndexStore:
         """The index, opened (and rebuilt with a warning if missing or damaged) on first use."""
@@ -70,6 +78,11 @@ class Searcher:
             *(IndexLane(name, LANE_WEIGHTS[name], shared) for name in INDEX_LANES),
             *self.extra_lanes,
         ]
+        failure = self.projection.items_error
+        if failure is not None:
+            built = [
+                FailedLane("memory", failure) if lane.name == "memory" else lane for lane in built
+            ]
         if names is None:
             return built
         unknown = set(names) - {lane.name for lane in built}
@@ -151,6 +164,20 @@ class Searcher:
         sync first (tree diff, worktree, these ids), so a recall never misses a write.
         """
         self._pending.add(change.item_ids)
+
+
+class FailedLane:
+    """A lane whose source cannot be read: it reports why on every recall (a stale
+    answer from the index would hide that memory_items is damaged)."""
+
+    weight = 0.0
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self.name = name
+        self.error = error
+
+    def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> list[LaneHit]:
+        raise self.error
 
 
 def visibility_for(

@@ -287,3 +287,16 @@ def test_reindex_of_a_never_built_index_builds_it_once(memory_repo: MemoryRepo) 
     memory_repo.remember("One shared fact")
     report = memory_repo.reindex()
     assert (report.folder_entries, report.items, report.documents) == (1, 0, 1)
+
+
+def test_damaged_item_store_fails_only_the_memory_lane(repo: MemoryRepo) -> None:
+    repo.close()
+    database = repo.folder.state_dir / "items.sqlite3"
+    database.write_bytes(b"not a database at all" * 100)
+    damaged = database.read_bytes()
+    reopened = MemoryRepo.open(repo.root)
+    result = reopened.recall("postgres migration")
+    assert [hit.text for hit in result.hits] == ["We ship the postgres 16 migration on March 3"]
+    assert "StoreCorrupt" in result.lane_errors["memory"]
+    assert database.read_bytes() == damaged
+    reopened.close()
