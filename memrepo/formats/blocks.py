@@ -12,8 +12,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
