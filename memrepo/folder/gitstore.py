@@ -229,9 +229,7 @@ class GitStore:
 
     def _write_worktree(self, changes: Mapping[str, bytes | None]) -> None:
         tmp_dir = self.state_dir / "tmp"
-        if not self._tmp_ready:
-            tmp_dir.mkdir(parents=True, exist_ok=True)
-            self._tmp_ready = True
+        self._ensure_state_dirs()
         for path, data in changes.items():
             target = self.root / path
             if data is None:
@@ -242,8 +240,13 @@ class GitStore:
             tmp = tmp_dir / f"{os.getpid()}-{len(path)}-{abs(hash(path)) % 10**12}"
             # No fsync: the same durability as git's own defaults. A killed process
             # cannot leave a torn file (rename is atomic); the journal covers the rest.
-            tmp.write_bytes(data)
+            _write_new_file(tmp, data)
             os.replace(tmp, target)
+
+    def _ensure_state_dirs(self) -> None:
+        if not self._tmp_ready:
+            (self.state_dir / "tmp").mkdir(parents=True, exist_ok=True)
+            self._tmp_ready = True
 
     def _move_main(self, new: pygit2.Oid, expected: pygit2.Oid, message: str) -> None:
         summary = message.splitlines()[0] if message else ""
@@ -290,10 +293,9 @@ class GitStore:
     def _write_journal(self, commit: str, parent: str, files: dict[str, str | None]) -> None:
         # Written in place, not renamed: a torn journal can only come from a crash before
         # anything else was touched, and recover() drops a journal it cannot read.
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        self._journal_path.write_text(
-            json.dumps({"commit": commit, "parent": parent, "files": files})
-        )
+        self._ensure_state_dirs()
+        data = json.dumps({"commit": commit, "parent": parent, "files": files}).encode()
+        _write_new_file(self._journal_path, data)
 
     def _clear_journal(self) -> None:
         self._journal_path.unlink(missing_ok=True)
@@ -366,6 +368,18 @@ class GitStore:
             if current != new and current != read_blob(self.repo, parent.tree, path):
                 return False
         return True
+
+
+def _write_new_file(path: Path, data: bytes) -> None:
+    """Create or truncate `path` with `data`, without Python's buffered-file layers (on
+    every write's path: a journal and a temp file per commit)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 # --- tree helpers (pure functions over the object database) ----------------------------
