@@ -9,16 +9,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memrepo.errors import MemrepoError
+from memrepo.models.items import PrivacyMode
 
 CONFIG_NAME = "config.json"
-
-
-PrivacyMode = Literal["normal", "strict", "disabled"]
 
 
 class WorkspaceSettings(BaseModel):

@@ -31,6 +31,7 @@ from memrepo.models import (
     WriteResult,
 )
 from memrepo.models.items import (
+    ITEM_REF_PREFIX,
     ItemDetail,
     ItemFilters,
     ItemWriteResult,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from memrepo.recall.searcher import Searcher
 
 BY_VALUES = ("user", "agent", "dream", "import")
-ITEM_PREFIX = "memory:"
+ITEM_PREFIX = ITEM_REF_PREFIX
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 

@@ -7,19 +7,15 @@ they are committed. It never changes anything.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
 from memrepo.errors import FormatError, InvalidUtf8
 from memrepo.folder.paths import resolve_link
+from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX, MemoryFolder
 from memrepo.formats import Document, parse
 from memrepo.hygiene import find_secrets
 from memrepo.models import LintProblem, LintReport
 
-if TYPE_CHECKING:
-    from memrepo.folder.repo import MemoryFolder
-
 MAX_FILE_BYTES = 5 * 1024 * 1024
-ENTRY_POINT = "MEMORY.md"
 
 
 def lint_folder(folder: MemoryFolder) -> LintReport:
@@ -111,7 +107,7 @@ def _lint_links(paths: set[str], docs: dict[str, Document], problems: list[LintP
         links[path] = targets
     seen = _reachable(links)
     for path in sorted(docs):
-        if path not in seen and not path.startswith("swarms/"):
+        if path not in seen and not path.startswith(SWARM_PREFIX):
             problems.append(
                 _problem(
                     "unlisted",

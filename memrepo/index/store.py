@@ -81,7 +81,7 @@ class IndexStore:
         self._searcher: Any = None
         # Filter doc-id sets of the current searcher (visibility repeats across recalls;
         # Whoosh would otherwise re-walk every filter posting list on every search).
-        self._allowed: dict[_FilterKey, set[int]] = {}
+        self._denied: dict[_FilterKey, set[int]] = {}
         self._lock_depth = 0
         self._copies = PrivateCopies()
 
@@ -287,7 +287,7 @@ class IndexStore:
         tasks' items...). Those postings are usually few, while the allowed ones are
         nearly every document, and walking those made a one-shot recall slow.
         """
-        found = self._allowed.get(key)
+        found = self._denied.get(key)
         if found is None:
             reader = searcher.reader()
             found = set()
@@ -299,9 +299,9 @@ class IndexStore:
                     present = {term.decode("utf-8") for term in reader.lexicon(fieldname)}
                 for value in sorted(present - allowed):
                     found.update(searcher.docs_for_query(Term(fieldname, value)))
-            if len(self._allowed) >= _FILTER_CACHE:
-                self._allowed.clear()
-            self._allowed[key] = found
+            if len(self._denied) >= _FILTER_CACHE:
+                self._denied.clear()
+            self._denied[key] = found
         return found
 
     def fetch(
@@ -391,7 +391,7 @@ class IndexStore:
         return self._ix
 
     def _close_searcher(self) -> None:
-        self._allowed.clear()
+        self._denied.clear()
         if self._searcher is not None:
             self._searcher.close()
             self._searcher = None

@@ -38,6 +38,9 @@ ItemSkipReason = Literal[
     "outranked",
 ]
 
+#: How recall and `forget` name an item: `memory:<id>` (DESIGN §2).
+ITEM_REF_PREFIX = "memory:"
+
 #: Subject keys memrepo derives or writes itself; a caller may not name one like these.
 RESERVED_SUBJECT_PREFIXES = ("hash:", "deleted:")
 
@@ -169,7 +172,7 @@ class MemoryItem(_Frozen):
     @property
     def ref(self) -> str:
         """The ref recall and `forget` use for this item (DESIGN §2)."""
-        return f"memory:{self.id}"
+        return f"{ITEM_REF_PREFIX}{self.id}"
 
     @property
     def derived_subject(self) -> bool:

@@ -20,13 +20,12 @@ from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder, make_ref
 from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
-from memrepo.models.items import ItemFilters, MemoryItem
+from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
 from memrepo.routing import BY_TO_SOURCE
 
 MAIN = "main"
 WORKTREE_KEY = "main:worktree"
 ITEMS_KEY = "items"
-_BY_TRUST = {**BY_TO_SOURCE}
 
 
 def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> list[IndexDoc]:
@@ -54,7 +53,7 @@ def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> lis
             workspace=workspace,
             scope="workspace" if workspace else "global",
             privacy="normal",
-            trust=_BY_TRUST.get(by, "inferred"),
+            trust=BY_TO_SOURCE.get(by, "inferred"),
             status="active",
             by=by,
             added=meta.get("added", ""),
@@ -265,7 +264,7 @@ class Projection:
             if detail is not None and detail.item.status == "active":
                 docs.append(item_doc(detail.item))
             else:
-                gone.append(f"memory:{item_id}")
+                gone.append(f"{ITEM_REF_PREFIX}{item_id}")
         store.replace(docs, delete_refs=gone)
 
 
