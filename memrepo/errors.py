@@ -19,9 +19,33 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- IndexUnavailable            the search index could not be used even after a rebuild
     +-- RecallFailed                every recall lane failed (never "nothing remembered")
     +-- StoreError                  the memory_items database cannot be used
-        +-- StoreBusy               another process held the database too long
-        +-- StoreCorrupt            the file is not a readable SQLite database (left as is)
-        +-- SchemaTooNew            written by a newer memrepo; never downgraded
+    |   +-- StoreBusy               another process held the database too long
+    |   +-- StoreCorrupt            the file is not a readable SQLite database (left as is)
+    |   +-- SchemaTooNew            written by a newer memrepo; never downgraded
+    +-- ToolInputError              an agent's tool call does not validate (model-readable)
+    +-- ApprovalDenied              the host's approval callback refused a forget
+    +-- ReadOnlyRef                 a write named a team repo's entry; team repos are read-only
+    +-- SyncError                   sync with the user's remote could not finish
+    |   +-- RemoteNotConfirmed      no remote, or the user never confirmed it is theirs
+    |   +-- UnsafeRemote            a URL with credentials, or a team repo used as remote
+    |   +-- CredentialMissing       the user's ssh key / credential helper gave nothing
+    |   +-- RemoteUnreachable       the remote could not be reached; local state unchanged
+    |   +-- UnrelatedHistories      the remote's main shares no history with ours
+    |   +-- HistoryRewritten        the remote rewrote history we already had
+    |   +-- SyncRejected            pushes kept being rejected after bounded retries
+    +-- SwarmError                  a swarm note or task chain cannot be used
+    |   +-- TaskNotFound            a task id the registry does not know
+    |   +-- TaskCycle               the parent chain loops or is longer than allowed
+    |   +-- RoleRefused             a verifier role may read the swarm but not write it
+    +-- DreamError                  a dream could not run or its proposal was rejected whole
+    |   +-- DreamModelError         the model's answer was not valid (nothing applied)
+    |   +-- ReviewNotFound          no review branch by that name
+    |   +-- ReviewConflict          main moved in a way that conflicts with the review
+    +-- TransferError               an export, restore or import could not proceed
+        +-- TargetExists            the export file or restore folder already exists
+        +-- DecryptionFailed        wrong passphrase, or the file was tampered with
+        +-- ArchiveCorrupt          truncated, reordered or otherwise damaged archive
+        +-- ImportSourceError       the folder or file to import cannot be read as that format
 
 Each error carries the context a caller needs (path, commit, ref) as attributes and a
 message that says what happened and how to fix it.
@@ -191,3 +215,116 @@ class RecallFailed(MemrepoError):
         detail = "; ".join(f"{lane}: {why}" for lane, why in errors.items())
         super().__init__(f"recall failed in every lane ({detail}); try `memrepo reindex`")
         self.errors = dict(errors)
+
+
+class ToolInputError(MemrepoError, ValueError):
+    """An agent's tool call does not validate; the message is written for the model."""
+
+    def __init__(self, tool: str, problems: Sequence[str]) -> None:
+        super().__init__(f"{tool}: invalid arguments: " + "; ".join(problems))
+        self.tool = tool
+        self.problems = list(problems)
+
+
+class ApprovalDenied(MemrepoError):
+    """The host's approval callback refused a forget; nothing was removed."""
+
+    def __init__(self, ref: str, reason: str = "") -> None:
+        extra = f" ({reason})" if reason else ""
+        super().__init__(f"{ref}: forgetting it was not approved{extra}; nothing was removed")
+        self.ref = ref
+
+
+class ReadOnlyRef(MemrepoError):
+    """A write named an entry of a team repo; team repos are read-only to memrepo."""
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(
+            f"{ref}: belongs to a team repo, which memrepo never writes; "
+            "ask its owners to change it there"
+        )
+        self.ref = ref
+
+
+class SyncError(MemrepoError):
+    """Sync with the user's remote (or a team fetch) could not finish; local work is kept."""
+
+
+class RemoteNotConfirmed(SyncError):
+    """No remote is set, or the user never confirmed that it is private and theirs."""
+
+
+class UnsafeRemote(SyncError):
+    """The URL embeds credentials or points at a team repo; memrepo refuses to use it."""
+
+
+class CredentialMissing(SyncError):
+    """The remote wants credentials that the user's ssh agent, key or helper did not give."""
+
+
+class RemoteUnreachable(SyncError):
+    """The remote could not be reached; the local repo is unchanged."""
+
+
+class UnrelatedHistories(SyncError):
+    """The remote's main shares no commit with ours; nothing was merged."""
+
+
+class HistoryRewritten(SyncError):
+    """The remote no longer contains commits it had before (a force push); nothing reset."""
+
+
+class SyncRejected(SyncError):
+    """The remote kept rejecting our push (it moved each time) after bounded retries."""
+
+
+class SwarmError(MemrepoError):
+    """A swarm note or a task chain cannot be used."""
+
+
+class TaskNotFound(SwarmError):
+    """A task id that the task registry does not know."""
+
+
+class TaskCycle(SwarmError):
+    """The parent chain loops or is longer than the allowed number of hops."""
+
+
+class RoleRefused(SwarmError):
+    """A verifier role may read the swarm but not write to it."""
+
+
+class DreamError(MemrepoError):
+    """A dream could not run, or a proposal was rejected whole (nothing half-applied)."""
+
+
+class DreamModelError(DreamError):
+    """The dream model's answer was not valid; none of it was applied."""
+
+
+class ReviewNotFound(DreamError):
+    """No review branch by that name (list them with `memrepo review list`)."""
+
+
+class ReviewConflict(DreamError):
+    """main moved in a way that conflicts with the review; dream again."""
+
+
+class TransferError(MemrepoError):
+    """An export, restore or import could not proceed; nothing was written."""
+
+
+class TargetExists(TransferError):
+    """The export file or restore folder already exists (use --force to replace a file)."""
+
+
+class DecryptionFailed(TransferError):
+    """Wrong passphrase, or the encrypted file was changed after it was written."""
+
+
+class ArchiveCorrupt(TransferError):
+    """The export file is truncated, reordered or otherwise damaged."""
+
+
+class ImportSourceError(TransferError):
+    """The folder or file to import cannot be read as the named format."""
