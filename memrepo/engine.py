@@ -7,6 +7,7 @@ store: the folder owns git, `memrepo.items` owns SQLite.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time
@@ -16,9 +17,10 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig, WorkspaceSettings, save_config
-from memrepo.errors import EntryNotFound, InvalidArgument, InvalidUtf8
+from memrepo.errors import EntryNotFound, FeedbackRefused, InvalidArgument, InvalidUtf8
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite, MemoryFolder
+from memrepo.formats import normalize_text
 from memrepo.hygiene import redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import (
@@ -30,6 +32,7 @@ from memrepo.models import (
     WorktreeStatus,
     WriteResult,
 )
+from memrepo.models.folder import WhyReport
 from memrepo.models.items import (
     ITEM_REF_PREFIX,
     ItemDetail,
@@ -329,9 +332,41 @@ class MemoryRepo:
             raise EntryNotFound(ref, "no such memory item")
         return detail
 
-    def why(self, ref: str) -> str:
-        """Where an item came from, in plain language."""
-        return self.items.why(self.item(ref).item.id)
+    def why(self, ref: str) -> WhyReport:
+        """Where a memory came from: for a folder entry the commits that added, changed
+        and moved it (with their by/origin/task trailers), for an item its origin and the
+        chain of values it superseded."""
+        if not ref.startswith(ITEM_PREFIX):
+            return self.folder.why(ref)
+        item = self.item(ref).item
+        return WhyReport(
+            ref=item.ref,
+            store="items",
+            present=item.status == "active",
+            text=item.content,
+            explanation=self.items.why(item.id),
+        )
+
+    def record_feedback(
+        self, reason: str, *, workspace: str, from_owner: bool = True
+    ) -> WriteResult:
+        """A thumbs-down or edit reason from the workspace owner becomes a correction the
+        agent sees in L0 from then on; a repeat of the same reason replaces its line
+        (same subject) instead of piling up. Feedback from anyone else is refused: it
+        would let a third party steer the agent's standing instructions."""
+        if not from_owner:
+            raise FeedbackRefused(workspace)
+        if not workspace.strip():
+            raise InvalidArgument("feedback needs the workspace it is about")
+        digest = hashlib.sha256(normalize_text(reason).encode("utf-8", "surrogatepass"))
+        return self.remember(
+            reason,
+            workspace=workspace,
+            subject=f"feedback:{digest.hexdigest()[:12]}",
+            kind="correction",
+            by="user",
+            origin="feedback",
+        )
 
     def run_retention(self, now: datetime | None = None) -> RetentionReport:
         """Drop tombstones, expired items and old superseded revisions (reference §7)."""

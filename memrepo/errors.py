@@ -25,6 +25,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- ToolInputError              an agent's tool call does not validate (model-readable)
     +-- ApprovalDenied              the host's approval callback refused a forget
     +-- ReadOnlyRef                 a write named a team repo's entry; team repos are read-only
+    +-- FeedbackRefused             feedback came from someone other than the workspace owner
     +-- SyncError                   sync with the user's remote could not finish
     |   +-- RemoteNotConfirmed      no remote, or the user never confirmed it is theirs
     |   +-- UnsafeRemote            a URL with credentials, or a team repo used as remote
@@ -328,3 +329,14 @@ class ArchiveCorrupt(TransferError):
 
 class ImportSourceError(TransferError):
     """The folder or file to import cannot be read as the named format."""
+
+
+class FeedbackRefused(MemrepoError):
+    """Only the workspace owner's feedback becomes a standing correction."""
+
+    def __init__(self, workspace: str) -> None:
+        super().__init__(
+            f"feedback for workspace {workspace!r} is not from its owner; only the owner's "
+            "feedback becomes a correction the agent follows"
+        )
+        self.workspace = workspace

@@ -163,7 +163,7 @@ def test_task_items_and_purge(memory_repo: MemoryRepo) -> None:
 def test_why_explains_an_item(memory_repo: MemoryRepo) -> None:
     result = memory_repo.remember("Prefers email", contact_ref="bo", by="user")
     assert result.ref is not None
-    assert "user" in memory_repo.why(result.ref).lower()
+    assert "user" in memory_repo.why(result.ref).explanation.lower()
 
 
 def test_private_flag_holds_for_contact_and_task_facts(memory_repo: MemoryRepo) -> None:

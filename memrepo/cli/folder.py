@@ -40,6 +40,7 @@ def register(commands: Subparsers) -> None:
         _add_lint,
         _add_show,
         _add_entries,
+        _add_why,
         _add_demo,
     ):
         add(commands)
@@ -247,6 +248,29 @@ def _forget(args: argparse.Namespace) -> int:
         print(f"forgot {result.ref}: {result.text} (commit {result.commit[:SHORT]})")
     else:
         print(f"forgot {result.ref}: {result.text} (memory item scrubbed)")
+    return 0
+
+
+def _add_why(commands: Subparsers) -> None:
+    sub = command(
+        commands,
+        "why",
+        _why,
+        "Where a memory came from: the commits that added, changed and moved a folder "
+        "entry (who, origin, task, source), or an item's origin and superseded values.",
+        ["memrepo why 'folder:MEMORY.md#editor'", "memrepo why memory:3f2a9c01de4b --json"],
+    )
+    sub.add_argument("ref", metavar="REF", help="folder:<path>#<id> or memory:<id>")
+
+
+def _why(args: argparse.Namespace) -> int:
+    report = open_repo(args).why(args.ref)
+    if args.json:
+        print_json(report)
+        return 0
+    state = "" if report.present else " (no longer present)"
+    print(f"{report.ref}{state}: {report.text}")
+    print(report.explanation)
     return 0
 
 

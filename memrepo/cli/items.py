@@ -99,13 +99,11 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _why(args: argparse.Namespace) -> int:
-    text = open_repo(args).why(args.ref)
+    report = open_repo(args).why(args.ref)
     if args.json:
-        import json
-
-        print(json.dumps({"ref": args.ref, "why": text}, ensure_ascii=False))
+        print_json(report)
     else:
-        print(text)
+        print(report.explanation)
     return 0
 
 

@@ -47,6 +47,7 @@ from memrepo.models import (
     WorktreeStatus,
     WriteResult,
 )
+from memrepo.models.folder import WhyReport
 
 STATE_DIR = "memrepo"
 ENTRY_POINT = "MEMORY.md"
@@ -416,6 +417,28 @@ class MemoryFolder:
                 for e in doc.entries
             )
         return views
+
+    def why(self, ref: str) -> WhyReport:
+        """The commits that added, changed and moved one entry (see folder/history.py)."""
+        from memrepo.folder.history import entry_history, explain
+
+        path, entry_id = parse_ref(ref)
+        head = self.store.main_commit()
+        events = entry_history(self.repo, head, entry_id) if head is not None else []
+        if events and events[-1].action != "removed":
+            path = events[-1].path  # it moved: the ref may name where it used to be
+        current = next((e for e in self.entries(path) if e.id == entry_id), None)
+        if current is None and not events:
+            raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}, now or in history")
+        text = current.text if current is not None else events[-1].text
+        return WhyReport(
+            ref=ref,
+            store="folder",
+            present=current is not None,
+            text=text,
+            explanation=explain(events),
+            events=tuple(events),
+        )
 
     def status(self) -> WorktreeStatus:
         """Uncommitted edits a person made (what the next write will commit first)."""

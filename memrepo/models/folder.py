@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 By = Literal["user", "agent", "dream", "import"]
 WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
+EntryAction = Literal["added", "changed", "moved", "removed"]
 SkipReason = Literal[
     "empty",
     "too_short",
@@ -137,3 +138,36 @@ class LintReport(_Frozen):
     @property
     def ok(self) -> bool:
         return not any(p.severity == "error" for p in self.problems)
+
+
+class EntryEvent(_Frozen):
+    """One commit in the life of a folder entry, with the trailers that say who and why."""
+
+    action: EntryAction
+    commit: str
+    time: datetime
+    summary: str
+    path: str
+    line: int
+    text: str
+    previous_text: str | None = None
+    from_path: str | None = None
+    by: str | None = None
+    origin: str | None = None
+    task: str | None = None
+    source: str | None = None
+
+
+class WhyReport(_Frozen):
+    """Where a memory came from: a folder entry's commits or an item's chain, in words.
+
+    `explanation` is the plain-language answer a person reads; `events` (folder entries,
+    oldest first) are the commits behind it for tools that want the structure.
+    """
+
+    ref: str
+    store: Literal["folder", "items"]
+    present: bool
+    text: str
+    explanation: str
+    events: tuple[EntryEvent, ...] = ()
