@@ -459,8 +459,8 @@ def changed_paths(
     out: list[str] = []
     for name in sorted(old_entries.keys() | new_entries.keys()):
         a, b = old_entries.get(name), new_entries.get(name)
-        if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
-            continue
+        if a is not None and b is not None and a.id == b.id:
+            continue  # same content (a mode-only change is no change to a memory file)
         a_tree = _as_tree(repo, a)
         b_tree = _as_tree(repo, b)
         if a_tree is not None or b_tree is not None:

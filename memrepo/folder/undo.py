@@ -97,13 +97,28 @@ def _refuse_conflicts(
     for commit in later:
         if not commit.parents:
             continue
-        theirs_paths = set(changed_paths(repo, commit.parents[0].tree, commit.tree))
-        for path in paths:
-            if path in theirs_paths and ours[path] & versions.keys(commit, path):
+        for path in _touched(commit, paths):
+            if ours[path] & versions.keys(commit, path):
                 clashing.append(str(commit.id))
                 break
     if clashing:
         raise UndoConflict(str(target.id), clashing)
+
+
+def _touched(commit: pygit2.Commit, paths: list[str]) -> list[str]:
+    """Which of `paths` a later commit changed: a lookup per path, not a tree diff, so
+    undoing an old commit stays cheap however many commits came after it."""
+    parent = commit.parents[0].tree
+    if parent.id == commit.tree.id:
+        return []
+    return [p for p in paths if _blob_id(commit.tree, p) != _blob_id(parent, p)]
+
+
+def _blob_id(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
+    try:
+        return tree[path].id
+    except KeyError:
+        return None
 
 
 class _VersionCache:
