@@ -1,0 +1,75 @@
+"""`memrepo context`: show a person exactly what their agent would get for a turn."""
+
+from __future__ import annotations
+
+import argparse
+
+from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.models.context import GATE_LAYERS, ContextBlocks, ContextRequest
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    sub = command(
+        commands,
+        "context",
+        _context,
+        "Print the memory blocks an agent would get for QUERY, the gate's decision per "
+        "layer and the refs used (a preview: nothing is marked used).",
+        [
+            'memrepo context "when do we ship the postgres migration"',
+            'memrepo context "deploy the shop" --surface plan_step --workspace "Web shop"',
+            'memrepo context "my blood type" --private --json',
+        ],
+    )
+    sub.add_argument("query", metavar="QUERY", help="the user's message for this turn")
+    sub.add_argument(
+        "--surface",
+        choices=["chat", "plan_step", "follow_up"],
+        default="chat",
+        help="where the memory goes (plan steps get a bigger recall budget)",
+    )
+    sub.add_argument("--workspace", metavar="W", help="the workspace the turn runs in")
+    sub.add_argument(
+        "--private", action="store_true", help="ask for private items (the user's own chat)"
+    )
+    sub.add_argument("--task", metavar="ID", help="the task the turn belongs to")
+    sub.add_argument("--contact", metavar="REF", help="the contact the turn is about")
+
+
+def _context(args: argparse.Namespace) -> int:
+    request = ContextRequest(
+        query=args.query,
+        surface=args.surface,
+        workspace=args.workspace,
+        include_private=args.private,
+        task_id=args.task,
+        contact_ref=args.contact,
+        preview=True,
+    )
+    with open_repo(args) as repo:
+        result = repo.context(request)
+    if args.json:
+        print_json(result)
+    else:
+        print(describe(result))
+    return 0
+
+
+def describe(result: ContextBlocks) -> str:
+    """The injected text, then the gate's decision, refs, sizes and any failure."""
+    parts = [result.text or "(no memory for this turn)", "", "--- gate"]
+    decision = result.decision
+    for layer in GATE_LAYERS:
+        verdict = "yes" if decision.allows(layer) else "no "
+        parts.append(f"{layer:<14} {verdict}  {decision.reasons[layer]}")
+    parts.append(f"--- refs ({len(result.refs)})")
+    parts += list(result.refs) or ["none"]
+    for block in result.blocks:
+        left_out = f", {block.dropped} lines left out" if block.dropped else ""
+        parts.append(
+            f"--- {block.name.upper()}: {block.used} of {block.budget} tokens{left_out} "
+            f"({block.tokens} with the frame)"
+        )
+    parts += [f"--- {source} failed: {why}" for source, why in result.errors.items()]
+    return "\n".join(parts)

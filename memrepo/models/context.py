@@ -1,0 +1,191 @@
+"""Models of prompt context: what a turn asks for, what the gate allowed, what was built.
+
+`ContextRequest` is what a host knows about the turn; `InjectionInputs` and
+`InjectionDecision` are the two sides of the one gate (`memrepo.recall.gate`);
+`ContextBlocks` is exactly what goes into the prompt (the rendered `text`) plus the lines,
+refs and token counts behind it, so a person can check what their agent saw.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memrepo.models.items import PrivacyMode
+
+Surface = Literal["plan_step", "chat", "follow_up"]
+Gateway = Literal["private", "group", "public"]
+#: The layers the gate decides on, in the order they are reported.
+GateLayer = Literal["folder_l0", "items_l0", "recall_l1", "private_items", "team", "swarm"]
+GATE_LAYERS: tuple[GateLayer, ...] = (
+    "folder_l0",
+    "items_l0",
+    "recall_l1",
+    "private_items",
+    "team",
+    "swarm",
+)
+Tag = Literal["inferred", "imported", "tainted"]
+BlockName = Literal["l0", "l1", "swarm"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ContextBudgets(BaseModel):
+    """Token budgets of the prompt blocks (DESIGN §7), set in the local config.
+
+    L1 is bigger for a plan step (the step works on it) than for the compact surfaces
+    (chat, follow-up), where memory shares the system prompt with everything else.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    l0_tokens: int = Field(default=600, ge=0)
+    l1_plan_step_tokens: int = Field(default=400, ge=0)
+    l1_compact_tokens: int = Field(default=250, ge=0)
+    swarm_tokens: int = Field(default=400, ge=0)
+    #: How many hits L1 asks recall for (L0 overlap and the budget cut it further).
+    l1_hits: int = Field(default=12, ge=1)
+
+
+class InjectionInputs(_Frozen):
+    """Everything the gate looks at (reference §4a, `resolveMemoryInjection`).
+
+    `retain_memory` is the user's global switch; `gateway` is where the reply goes (the
+    user's own private chat, a group channel, a public surface); `want_private` says the
+    reader asked for private items; `task_text` and `current_message` are scanned for
+    `<no-memory>`; `has_swarm` says the task belongs to a swarm.
+    """
+
+    retain_memory: bool = True
+    is_subagent: bool = False
+    gateway: Gateway = "private"
+    allow_shared_context_memory: bool = False
+    workspace_enabled: bool = True
+    workspace_privacy: PrivacyMode = "normal"
+    want_private: bool = False
+    task_text: str = ""
+    current_message: str = ""
+    has_swarm: bool = False
+
+
+class InjectionDecision(_Frozen):
+    """Which prompt layers may carry memory this turn, each with the reason why (or not)."""
+
+    folder_l0: bool
+    items_l0: bool
+    recall_l1: bool
+    private_items: bool
+    team: bool
+    swarm: bool
+    reasons: dict[GateLayer, str]
+
+    def allows(self, layer: GateLayer) -> bool:
+        allowed: bool = getattr(self, layer)
+        return allowed
+
+    @property
+    def anything(self) -> bool:
+        """True when at least one layer may carry memory."""
+        return any(self.allows(layer) for layer in GATE_LAYERS)
+
+
+class ContextRequest(_Frozen):
+    """One turn's request for memory context.
+
+    `query` is the undecorated user prompt (what recall searches, and the current
+    message the gate scans for `<no-memory>`). The host's situation (sub-agent, gateway,
+    shared-context permission, the user's memory switch, the task text) feeds the gate;
+    a host that already resolved the gate passes `decision` instead. `turn` groups the
+    builds of one turn for the `memory_used` event; `preview` (what `memrepo context`
+    shows a person) reports no use and marks nothing used.
+    """
+
+    query: str = ""
+    surface: Surface = "chat"
+    workspace: str | None = None
+    task_id: str | None = None
+    contact_ref: str | None = None
+    swarm: str | None = None
+    include_private: bool = False
+    is_subagent: bool = False
+    gateway: Gateway = "private"
+    allow_shared_context_memory: bool = False
+    retain_memory: bool = True
+    task_text: str = ""
+    turn: str | None = None
+    preview: bool = False
+    decision: InjectionDecision | None = None
+
+
+class ContextLine(_Frozen):
+    """One line as injected: sanitized text, its tags and where it came from.
+
+    `ref` is empty for lines that are not facts (Index links, a swarm's goal); `trust`
+    is the source of the statement (user_stated ... third_party); `added` sorts newest
+    first (an ISO date or datetime, "" when unknown).
+    """
+
+    ref: str
+    text: str
+    tags: tuple[Tag, ...] = ()
+    origin: str
+    trust: str
+    pinned: bool = False
+    added: str = ""
+    subject: str = ""
+    section: Literal["fact", "index"] = "fact"
+    tokens: int
+
+    @property
+    def rendered(self) -> str:
+        """The line exactly as it stands in the block."""
+        suffix = "".join(f" ({tag})" for tag in self.tags)
+        return f"- {self.text}{suffix}"
+
+
+class ContextBlock(_Frozen):
+    """One tagged block of the prompt: its lines, refs, size and rendered text.
+
+    `used` is what the lines cost against `budget`; `dropped` counts lines the budget
+    left out; `tokens` is the estimate of the whole `text`, frame included.
+    """
+
+    name: BlockName
+    lines: tuple[ContextLine, ...]
+    refs: tuple[str, ...]
+    budget: int
+    used: int
+    dropped: int = 0
+    tokens: int
+    text: str
+
+
+class ContextBlocks(_Frozen):
+    """Everything memory adds to one turn's prompt; `text` is exactly what is injected."""
+
+    surface: Surface
+    query: str
+    decision: InjectionDecision
+    blocks: tuple[ContextBlock, ...] = ()
+    refs: tuple[str, ...] = ()
+    tokens: int = 0
+    text: str = ""
+    l0_cached: bool = False
+    errors: dict[str, str] = Field(default_factory=dict)
+
+    def block(self, name: BlockName) -> ContextBlock | None:
+        """The block called `name`, or None when it is empty or not allowed."""
+        return next((b for b in self.blocks if b.name == name), None)
+
+
+class MemoryUsed(_Frozen):
+    """What a `memory_used` listener hears: the refs a surface injected in one turn."""
+
+    surface: Surface
+    refs: tuple[str, ...]
+    task_id: str | None = None
+    turn: str | None = None

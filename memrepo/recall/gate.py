@@ -1,0 +1,105 @@
+"""The one gate every prompt layer passes (reference §4a, `resolveMemoryInjection`).
+
+Rules, first match wins for "nothing at all":
+
+1. `<no-memory>` in the task text, then in the current message: nothing.
+2. The user's memory switch is off (`retain_memory=False`): nothing.
+3. The workspace's memory is off (disabled, or privacy mode `disabled`): nothing.
+4. A group or public context gets nothing unless shared-context memory is allowed; even
+   then it never gets private items.
+
+Otherwise the folder, the memory items, recall and team repos are on, and:
+
+- private items only in the user's own private context, never for a sub-agent, and only
+  when asked for (or when the workspace keeps everything private: strict mode);
+- the swarm block only when the task belongs to a swarm.
+
+Every layer carries its reason, so `memrepo context` can tell a person why a layer was
+empty.
+"""
+
+from __future__ import annotations
+
+from memrepo.hygiene import has_no_memory_marker
+from memrepo.models.context import GATE_LAYERS, GateLayer, InjectionDecision, InjectionInputs
+
+NO_MEMORY_TASK = "<no-memory> in the task"
+NO_MEMORY_MESSAGE = "<no-memory> in the current message"
+RETAIN_OFF = "memory is off (retain_memory is false)"
+WORKSPACE_OFF = "memory is off for this workspace"
+WORKSPACE_DISABLED = "this workspace's privacy mode is disabled"
+SHARED_NOT_ALLOWED = "{gateway} context: shared-context memory is not allowed"
+OWN_CONTEXT = "the user's own private context"
+SHARED_ALLOWED = "{gateway} context with shared-context memory allowed"
+PRIVATE_NOT_IN_SHARED = "{gateway} context: private memory never leaves the user's own chat"
+PRIVATE_SUBAGENT = "sub-agents never see private memory"
+PRIVATE_ASKED = "asked for, in the user's own private context"
+PRIVATE_STRICT = "strict-privacy workspace, in the user's own private context"
+PRIVATE_NOT_ASKED = "private items not asked for"
+SWARM_ON = "peer notes of the task's swarm"
+SWARM_NONE = "the task belongs to no swarm"
+
+
+def resolve_memory_injection(inputs: InjectionInputs) -> InjectionDecision:
+    """Which layers may carry memory for this turn, and why."""
+    blocked = _blocked(inputs)
+    if blocked is not None:
+        return _nothing(blocked)
+    shared = inputs.gateway != "private"
+    base = SHARED_ALLOWED if shared else OWN_CONTEXT
+    reasons: dict[GateLayer, str] = {
+        layer: base.format(gateway=inputs.gateway) for layer in GATE_LAYERS
+    }
+    private, reasons["private_items"] = _private(inputs)
+    swarm = inputs.has_swarm
+    reasons["swarm"] = SWARM_ON if swarm else SWARM_NONE
+    return InjectionDecision(
+        folder_l0=True,
+        items_l0=True,
+        recall_l1=True,
+        private_items=private,
+        team=True,
+        swarm=swarm,
+        reasons=reasons,
+    )
+
+
+def _blocked(inputs: InjectionInputs) -> str | None:
+    """The reason nothing may be injected, or None."""
+    if has_no_memory_marker(inputs.task_text):
+        return NO_MEMORY_TASK
+    if has_no_memory_marker(inputs.current_message):
+        return NO_MEMORY_MESSAGE
+    if not inputs.retain_memory:
+        return RETAIN_OFF
+    if not inputs.workspace_enabled:
+        return WORKSPACE_OFF
+    if inputs.workspace_privacy == "disabled":
+        return WORKSPACE_DISABLED
+    if inputs.gateway != "private" and not inputs.allow_shared_context_memory:
+        return SHARED_NOT_ALLOWED.format(gateway=inputs.gateway)
+    return None
+
+
+def _private(inputs: InjectionInputs) -> tuple[bool, str]:
+    if inputs.gateway != "private":
+        return False, PRIVATE_NOT_IN_SHARED.format(gateway=inputs.gateway)
+    if inputs.is_subagent:
+        return False, PRIVATE_SUBAGENT
+    if inputs.want_private:
+        return True, PRIVATE_ASKED
+    if inputs.workspace_privacy == "strict":
+        return True, PRIVATE_STRICT
+    return False, PRIVATE_NOT_ASKED
+
+
+def _nothing(reason: str) -> InjectionDecision:
+    return InjectionDecision(
+        folder_l0=False,
+        items_l0=False,
+        recall_l1=False,
+        private_items=False,
+        team=False,
+        swarm=False,
+        reasons=dict.fromkeys(GATE_LAYERS, reason),
+    )
