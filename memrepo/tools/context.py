@@ -1,0 +1,64 @@
+"""The per-task context a tool call runs in: who is asking, where, and after what.
+
+The model never supplies these: the host builds one `ToolContext` per task and updates it
+each turn (`next_turn`) and whenever the task reads text it does not trust
+(`after_untrusted`). Everything a tool decides about trust, taint, visibility and approval
+comes from here, not from the model's arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from memrepo.tools.intent import asks_to_remember
+
+#: `agent`: the task's own agent; `sub_agent`: a helper it spawned (never sees private
+#: items); `verifier`: a checking role (reads like a sub-agent).
+Role = Literal["agent", "sub_agent", "verifier"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """Who calls the memory tools and in which situation.
+
+    `latest_user_message` is what the user last said in this task; `memory_remember`
+    writes `user_stated` only when it asks to remember (see `memrepo.tools.intent`), or
+    when the host already knows and sets `user_asked_to_remember` (a "remember this"
+    button). `untrusted` is sticky: once the task read a web page, an email or another
+    party's text, everything it writes is marked `tainted: yes`.
+    """
+
+    task_id: str | None = None
+    workspace: str | None = None
+    latest_user_message: str = ""
+    user_asked_to_remember: bool | None = None
+    untrusted: bool = False
+    role: Role = "agent"
+    contact_ref: str | None = None
+    include_private: bool = False
+
+    @property
+    def user_asks_to_remember(self) -> bool:
+        """The host's answer when it gave one, else the detector's."""
+        if self.user_asked_to_remember is not None:
+            return self.user_asked_to_remember
+        return asks_to_remember(self.latest_user_message)
+
+    @property
+    def sees_private(self) -> bool:
+        """Private items only in the user's own agent, never for helpers (DESIGN §7)."""
+        return self.include_private and self.role == "agent"
+
+    @property
+    def source_link(self) -> str | None:
+        """The `source` metadata of what this task writes (a link to the task)."""
+        return f"memrepo://tasks/{self.task_id}" if self.task_id else None
+
+    def next_turn(self, user_message: str) -> ToolContext:
+        """The same task after the user said `user_message`."""
+        return replace(self, latest_user_message=user_message, user_asked_to_remember=None)
+
+    def after_untrusted(self) -> ToolContext:
+        """The same task after it read text it does not trust (sticky for the task)."""
+        return replace(self, untrusted=True)

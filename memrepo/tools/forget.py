@@ -1,0 +1,94 @@
+"""memory_forget: remove one memory the task can see, asking the host's user first.
+
+The one exception to asking is a memory this task inferred itself and nobody else touched:
+for an item, source `inferred`, this task's id, never reinforced, no other record merged
+into it, no earlier revision replaced by it; for a folder entry, `by: agent` and every
+commit that added or changed it made by this task (`Memrepo-By: agent`, `Memrepo-Task:
+<this task>`). A folder entry's reinforcement leaves no trace in git (DESIGN §3 step 4),
+so another task that remembered the same text is not seen there. Anything else, including
+everything a person wrote, needs approval. A ref the task cannot see is "not found", so a
+model cannot probe or delete memories outside its view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memrepo.errors import ApprovalDenied, EntryNotFound, ReadOnlyRef, ToolInputError
+from memrepo.folder.authorship import entry_commits
+from memrepo.folder.repo import parse_ref
+from memrepo.models import RecallHit
+from memrepo.models.items import ITEM_REF_PREFIX
+from memrepo.tools.approval import ForgetRequest
+from memrepo.tools.handlers import reader
+from memrepo.tools.models import ForgetInput, ForgetOutput
+
+if TYPE_CHECKING:
+    from memrepo.tools.tool import ToolEnv
+
+FORGET = "memory_forget"
+FOLDER_PREFIX = "folder:"
+
+
+def forget(env: ToolEnv, args: ForgetInput) -> ForgetOutput:
+    """Forget `args.ref` when it is visible and either the task's own or approved."""
+    ref = args.ref.strip()
+    if ref.startswith("team:"):
+        raise ReadOnlyRef(ref)
+    if not ref.startswith((FOLDER_PREFIX, ITEM_REF_PREFIX)):
+        raise ToolInputError(
+            FORGET, ["ref: use a folder:... or memory:... ref exactly as memory_recall gave it"]
+        )
+    hits = env.repo.expand([ref], **reader(env))
+    if not hits:
+        raise EntryNotFound(ref, "no memory with this ref is visible to this task")
+    hit = hits[0]
+    own = _own_inference(env, hit)
+    if not own and not env.approval(_request(env, hit)):
+        raise ApprovalDenied(ref, "the user did not approve")
+    result = env.repo.forget(ref, by="agent" if own else "user", task_id=env.context.task_id)
+    return ForgetOutput(
+        ref=result.ref,
+        text=result.text,
+        store=result.store,
+        path=result.path,
+        commit=result.commit,
+        approval="own_inference" if own else "approved",
+    )
+
+
+def _request(env: ToolEnv, hit: RecallHit) -> ForgetRequest:
+    return ForgetRequest(
+        ref=hit.ref,
+        text=hit.content or hit.text,
+        store="items" if hit.ref.startswith(ITEM_REF_PREFIX) else "folder",
+        path=hit.provenance.path,
+        by=hit.provenance.by,
+        trust=hit.provenance.trust,
+        added=hit.provenance.added,
+        task_id=env.context.task_id,
+    )
+
+
+def _own_inference(env: ToolEnv, hit: RecallHit) -> bool:
+    task = env.context.task_id
+    if not task:
+        return False
+    if hit.ref.startswith(ITEM_REF_PREFIX):
+        item = env.repo.item(hit.ref).item
+        return (
+            item.source == "inferred"
+            and item.task_id == task
+            and item.reinforced_count == 0
+            and item.supersedes_id is None
+            and (item.source_ref is None or not item.source_ref.aliases)
+            and item.status == "active"
+        )
+    if hit.provenance.by != "agent" or hit.provenance.uncommitted:
+        return False
+    path, entry_id = parse_ref(hit.ref)
+    commits = entry_commits(env.repo.folder, path, entry_id)
+    return bool(commits) and all(
+        c.by == "agent" and c.task == " ".join(task.split()) and c.origin == "remember"
+        for c in commits
+    )

@@ -1,0 +1,97 @@
+"""What a tool is: a name, a description that tells a model when to use it, a pydantic
+input model (the one source of its JSON schema and its validation) and a handler.
+
+Handlers receive a `ToolEnv`: the repo, the per-task context and the host's approval
+callback. They never see raw model output: `Tool.run` validates first, so a malformed call
+raises ToolInputError before anything is read or written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from memrepo.errors import ToolInputError
+from memrepo.tools.approval import ForgetApproval, deny_all
+from memrepo.tools.context import ToolContext
+from memrepo.tools.models import ToolInput
+
+if TYPE_CHECKING:
+    from memrepo.engine import MemoryRepo
+
+InputT = TypeVar("InputT", bound=ToolInput)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEnv:
+    """What a handler runs against: one repo, one task's context, the host's approval."""
+
+    repo: MemoryRepo
+    context: ToolContext = field(default_factory=ToolContext)
+    approval: ForgetApproval = deny_all
+
+
+@dataclass(frozen=True, slots=True)
+class Tool(Generic[InputT]):
+    """One agent tool. `description` is for the model: say what it does and when to call."""
+
+    name: str
+    description: str
+    input_model: type[InputT]
+    handler: Callable[[ToolEnv, InputT], BaseModel]
+
+    def parameters(self) -> dict[str, Any]:
+        """The input's JSON schema, as function-calling APIs and MCP expect it."""
+        return clean_schema(self.input_model.model_json_schema())
+
+    def validate(self, arguments: Mapping[str, Any]) -> InputT:
+        """The arguments as the input model; ToolInputError (model-readable) otherwise."""
+        try:
+            return self.input_model.model_validate(dict(arguments))
+        except ValidationError as exc:
+            raise ToolInputError(self.name, describe(exc)) from exc
+
+    def run(self, env: ToolEnv, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate, apply, and return the result as a JSON-serializable dict."""
+        result = self.handler(env, self.validate(arguments))
+        return result.model_dump(mode="json")
+
+
+def describe(exc: ValidationError) -> list[str]:
+    """One line per problem, naming the field and what was wrong, without echoing long
+    input back (a model reads this and retries)."""
+    problems: list[str] = []
+    for error in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"{where}: unknown field (remove it)")
+        elif error["type"] == "missing":
+            problems.append(f"{where}: required field is missing")
+        else:
+            problems.append(f"{where}: {error['msg']}")
+    return problems
+
+
+def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop pydantic's `title` keywords (noise in a model's context); keep everything else.
+
+    Property names are not keywords, so a field named `title` survives.
+    """
+
+    def walk(node: Any, in_properties: bool = False) -> Any:
+        if isinstance(node, dict):
+            out: dict[str, Any] = {}
+            for key, value in node.items():
+                if key == "title" and not in_properties and isinstance(value, str):
+                    continue
+                out[key] = walk(value, in_properties=key in ("properties", "$defs"))
+            return out
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return node
+
+    cleaned: dict[str, Any] = walk(schema)
+    return cleaned
