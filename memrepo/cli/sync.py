@@ -1,0 +1,282 @@
+"""Commands for sync and team memory: clone, remote, sync, team, conflicts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from memrepo.cli._common import (
+    JSON_FLAG,
+    REPO_AFTER,
+    SHORT,
+    Handler,
+    Subparsers,
+    command,
+    open_repo,
+    print_json,
+)
+from memrepo.engine import MemoryRepo
+from memrepo.models.sync import ConflictBranch, SyncReport, SyncStatus, TeamInfo
+
+_ACTION = [REPO_AFTER, JSON_FLAG]
+_CONFIRM = "--i-own-this-private-repo"
+_CONFIRM_HELP = "confirm that the repository is private and yours (memrepo pushes all of it)"
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    for add in (_add_clone, _add_remote, _add_sync, _add_team, _add_conflicts):
+        add(commands)
+
+
+def _verbs(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    return parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+
+
+def _verb(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    handler: Handler,
+    summary: str,
+) -> argparse.ArgumentParser:
+    sub = verbs.add_parser(name, help=summary, description=summary, parents=_ACTION)
+    sub.set_defaults(verb_handler=handler)
+    return sub
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    handler: Handler = args.verb_handler
+    return handler(args)
+
+
+def _add_clone(commands: Subparsers) -> None:
+    sub = command(
+        commands,
+        "clone",
+        _clone,
+        "Start this machine's memory from your own private remote (and sync with it).",
+        [
+            "memrepo clone git@github.com:me/agent-memory.git ~/agent-memory "
+            "--i-own-this-private-repo"
+        ],
+        json_output=False,
+    )
+    sub.add_argument("url", metavar="URL", help="your private remote (no credentials in it)")
+    sub.add_argument("path", metavar="PATH", help="a new or empty folder")
+    sub.add_argument(_CONFIRM, dest="confirm", action="store_true", help=_CONFIRM_HELP)
+    sub.add_argument("--ssh-key", metavar="FILE", help="ssh private key to use (path only)")
+
+
+def _clone(args: argparse.Namespace) -> int:
+    repo = MemoryRepo.clone(
+        args.url, Path(args.path).expanduser(), confirm_private=args.confirm, ssh_key=args.ssh_key
+    )
+    print(f"cloned {args.url} into {repo.root} ({len(repo.entries())} entries)")
+    return 0
+
+
+def _add_remote(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "remote",
+        _dispatch,
+        "Set, show or remove the private remote that `memrepo sync` uses.",
+        [
+            "memrepo remote set git@github.com:me/agent-memory.git --i-own-this-private-repo",
+            "memrepo remote set https://git.example.com/me/memory.git --i-own-this-private-repo",
+            "memrepo remote show --json",
+            "memrepo remote remove",
+        ],
+        json_output=False,
+    )
+    verbs = _verbs(parser)
+    set_ = _verb(verbs, "set", _remote_set, "use URL as your own private remote")
+    set_.add_argument("url", metavar="URL", help="no credentials in it: ssh-agent, key or helper")
+    set_.add_argument(_CONFIRM, dest="confirm", action="store_true", help=_CONFIRM_HELP)
+    set_.add_argument("--ssh-key", metavar="FILE", help="ssh private key to use (path only)")
+    _verb(verbs, "show", _remote_show, "the remote and the sync status (no network)")
+    _verb(verbs, "remove", _remote_remove, "stop syncing (the remote itself is untouched)")
+
+
+def _remote_set(args: argparse.Namespace) -> int:
+    info = open_repo(args).set_remote(args.url, confirm_private=args.confirm, ssh_key=args.ssh_key)
+    if args.json:
+        print_json(info)
+    else:
+        print(f"remote set to {info.url}; run `memrepo sync`")
+    return 0
+
+
+def _remote_show(args: argparse.Namespace) -> int:
+    status = open_repo(args).sync_status()
+    if args.json:
+        print_json(status)
+        return 0
+    print(_status_text(status))
+    return 0
+
+
+def _status_text(status: SyncStatus) -> str:
+    lines = [f"remote: {status.remote or '(none; memrepo remote set URL ' + _CONFIRM + ')'}"]
+    if status.last_success is not None:
+        lines.append(f"last sync: {status.last_success:%Y-%m-%d %H:%M:%S %Z}")
+    if status.last_error is not None:
+        lines.append(f"last error ({status.last_error_kind}): {status.last_error}")
+    if status.ahead is not None and status.behind is not None:
+        lines.append(f"ahead {status.ahead}, behind {status.behind} (as of the last fetch)")
+    lines.extend(f"conflict branch: {name}" for name in status.conflict_branches)
+    lines.extend(_team_line(team) for team in status.teams)
+    return "\n".join(lines)
+
+
+def _remote_remove(args: argparse.Namespace) -> int:
+    removed = open_repo(args).remove_remote()
+    if args.json and removed is not None:
+        print_json(removed)
+    else:
+        print(f"removed remote {removed.url}" if removed else "no remote was set")
+    return 0
+
+
+def _add_sync(commands: Subparsers) -> None:
+    command(
+        commands,
+        "sync",
+        _sync,
+        "Commit pending edits, fetch, merge entry by entry, push main; fetch team repos.",
+        ["memrepo sync", "memrepo sync --json"],
+    )
+
+
+def _sync(args: argparse.Namespace) -> int:
+    def progress(step: str) -> None:
+        print(f"memrepo: {step}…", file=sys.stderr, flush=True)
+
+    report = open_repo(args).sync(progress=progress if sys.stderr.isatty() else None)
+    if args.json:
+        print_json(report)
+    else:
+        print(_report_text(report))
+    return 0
+
+
+def _report_text(report: SyncReport) -> str:
+    words = {
+        "up_to_date": "already up to date",
+        "ahead": "pushed local commits",
+        "first_push": "pushed main to the empty remote",
+        "fast_forward": "fast-forwarded to the remote",
+        "merged": "merged the remote's changes",
+        "no_remote": "no remote set; team repos fetched",
+    }
+    lines = [f"{words[report.integration]} (main at {report.head[:SHORT]})"]
+    if report.edits_committed:
+        lines.append(f"committed your edits first ({report.edits_committed[:SHORT]})")
+    for conflict in report.conflicts:
+        lines.append(f"conflict: {conflict.path} ({conflict.kind}): {conflict.detail}")
+    if report.conflict_branch:
+        lines.append(f"losing versions kept on {report.conflict_branch} (`memrepo conflicts show`)")
+    for team in report.teams:
+        state = f"error: {team.error}" if team.error else ("updated" if team.changed else "same")
+        lines.append(f"team {team.name}: {state}")
+    return "\n".join(lines)
+
+
+def _add_team(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "team",
+        _dispatch,
+        "Add, list or remove read-only team memory repos (at most three).",
+        [
+            "memrepo team add platform git@github.com:acme/platform-memory.git",
+            "memrepo team list",
+            "memrepo team remove platform",
+        ],
+        json_output=False,
+    )
+    verbs = _verbs(parser)
+    add = _verb(verbs, "add", _team_add, "add a team repo and fetch it")
+    add.add_argument("name", metavar="NAME", help="lowercase letters, digits, - or _")
+    add.add_argument("url", metavar="URL", help="the team repo (no credentials in it)")
+    _verb(verbs, "list", _team_list, "configured team repos and their state")
+    remove = _verb(verbs, "remove", _team_remove, "forget a team repo and its local clone")
+    remove.add_argument("name", metavar="NAME")
+
+
+def _team_line(team: TeamInfo) -> str:
+    at = team.commit[:SHORT] if team.commit else "not fetched"
+    error = f"; last error: {team.last_error}" if team.last_error else ""
+    return f"team {team.name}: {team.url} ({at}{error})"
+
+
+def _team_add(args: argparse.Namespace) -> int:
+    info = open_repo(args).team_add(args.name, args.url)
+    if args.json:
+        print_json(info)
+    else:
+        print(_team_line(info))
+    if info.last_error:
+        print(f"memrepo: team {info.name} was added but not fetched yet", file=sys.stderr)
+    return 0
+
+
+def _team_list(args: argparse.Namespace) -> int:
+    teams = open_repo(args).team_list()
+    if args.json:
+        print_json(teams)
+    else:
+        print("\n".join(_team_line(t) for t in teams) if teams else "no team repos")
+    return 0
+
+
+def _team_remove(args: argparse.Namespace) -> int:
+    removed = open_repo(args).team_remove(args.name)
+    if args.json:
+        print_json(removed)
+    else:
+        print(f"removed team {removed.name}")
+    return 0
+
+
+def _add_conflicts(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "conflicts",
+        _dispatch,
+        "List or show the branches holding the losing side of sync merges (never pushed).",
+        ["memrepo conflicts list", "memrepo conflicts show sync/conflict-2026-03-01-1"],
+        json_output=False,
+    )
+    verbs = _verbs(parser)
+    _verb(verbs, "list", _conflicts_list, "conflict branches, oldest first")
+    show = _verb(verbs, "show", _conflicts_show, "what lost, and the diff from main")
+    show.add_argument("name", metavar="BRANCH")
+
+
+def _branch_line(branch: ConflictBranch) -> str:
+    paths = ", ".join(f"{c.path} ({c.kind})" for c in branch.conflicts)
+    return f"{branch.name}  {paths}"
+
+
+def _conflicts_list(args: argparse.Namespace) -> int:
+    branches = open_repo(args).conflicts()
+    if args.json:
+        print_json(branches)
+    else:
+        print("\n".join(_branch_line(b) for b in branches) if branches else "no conflicts")
+    return 0
+
+
+def _conflicts_show(args: argparse.Namespace) -> int:
+    detail = open_repo(args).conflict(args.name)
+    if args.json:
+        print_json(detail)
+        return 0
+    print(_branch_line(detail.branch))
+    for conflict in detail.branch.conflicts:
+        print(f"- {conflict.path} ({conflict.kind}): {conflict.detail}")
+    print(f"\n`git diff main {detail.branch.name}` (main -> the losing versions):")
+    print(detail.diff, end="")
+    return 0

@@ -1,0 +1,147 @@
+"""Models of sync and team memory: settings, reports, status, conflicts.
+
+Settings (`RemoteSettings`, `TeamSettings`) live in the local config and never hold a
+credential; the rest are results the API returns and `--json` prints.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ConflictKind = Literal["subject", "lines", "binary", "delete_modify"]
+Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
+
+#: At most this many team memory repos (DESIGN §9: they share the L0 budget).
+MAX_TEAMS = 3
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RemoteSettings(BaseModel):
+    """The user's own remote: set only after they confirmed it is private and theirs.
+
+    `ssh_key` is a path to a private key file the user chose (the key stays where it is;
+    memrepo stores the path, never a secret).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    url: str
+    confirmed: bool = False
+    ssh_key: str | None = None
+
+
+class TeamSettings(BaseModel):
+    """One read-only team memory repo: a name (used in refs) and where to fetch it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    url: str
+
+
+class ConflictInfo(_Frozen):
+    """One path both sides changed in ways the entry merge could not reconcile; main kept
+    one version, the other is on the conflict branch."""
+
+    path: str
+    kind: ConflictKind
+    detail: str = ""
+
+
+class ConflictBranch(_Frozen):
+    """A `sync/conflict-<date>-<n>` branch: the merge's losing versions, for the user to
+    compare with main (`git diff main <name>`) and take over by hand if they want."""
+
+    name: str
+    commit: str
+    merge_commit: str | None = None
+    created: datetime | None = None
+    conflicts: tuple[ConflictInfo, ...] = ()
+
+
+class ConflictDetail(_Frozen):
+    """A conflict branch with the text each conflicted path has on main and on it."""
+
+    branch: ConflictBranch
+    files: dict[str, tuple[str | None, str | None]] = Field(default_factory=dict)
+    diff: str = ""
+
+
+class RemoteInfo(_Frozen):
+    """The configured remote as `memrepo remote show` reports it."""
+
+    url: str
+    confirmed: bool
+    ssh_key: str | None = None
+
+
+class TeamSyncResult(_Frozen):
+    """What one team fetch did: the commit it now reads, or why it kept the old one."""
+
+    name: str
+    commit: str | None = None
+    changed: bool = False
+    error: str | None = None
+
+
+class SyncReport(_Frozen):
+    """What one `sync()` did, in order: pending edits committed, fetched, integrated,
+    pushed; conflicts and their branch are reported, never silently dropped."""
+
+    remote: str | None
+    edits_committed: str | None = None
+    fetched: str | None = None
+    integration: Integration
+    head: str
+    pushed: bool = False
+    attempts: int = 1
+    conflicts: tuple[ConflictInfo, ...] = ()
+    conflict_branch: str | None = None
+    teams: tuple[TeamSyncResult, ...] = ()
+    seconds: float = 0.0
+
+
+class TeamInfo(_Frozen):
+    """A configured team repo and the state of its local read-only clone."""
+
+    name: str
+    url: str
+    commit: str | None = None
+    last_fetch: datetime | None = None
+    last_error: str | None = None
+    last_error_at: datetime | None = None
+    entries: int | None = None
+
+
+class SyncStatus(_Frozen):
+    """Sync state without touching the network: the last outcome, how far main and the
+    last known remote main are apart, conflict branches waiting, each team's state."""
+
+    remote: str | None = None
+    confirmed: bool = False
+    last_success: datetime | None = None
+    last_error: str | None = None
+    last_error_kind: str | None = None
+    last_error_at: datetime | None = None
+    ahead: int | None = None
+    behind: int | None = None
+    conflict_branches: tuple[str, ...] = ()
+    teams: tuple[TeamInfo, ...] = ()
+
+
+class TeamEntry(_Frozen):
+    """One entry of a team repo's MEMORY.md, for L0 (read-only, provenance included)."""
+
+    team: str
+    ref: str
+    path: str
+    line: int
+    text: str
+    metadata: dict[str, str] = Field(default_factory=dict)
+    commit: str

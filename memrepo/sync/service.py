@@ -1,0 +1,240 @@
+"""`sync()`: commit pending edits, fetch, integrate, push main; then fetch the teams.
+
+Everything on the memory repo happens under the folder's write lock, so no memrepo
+write interleaves with a sync. The order is the one that never loses work:
+
+1. people's uncommitted edits are committed (as every write does first);
+2. the remote's main is fetched into `refs/memrepo/incoming/main` and checked: a remote
+   that dropped commits it had (`HistoryRewritten`) or shares no history with us
+   (`UnrelatedHistories`) is refused before anything moves;
+3. main is integrated: nothing to do, a fast-forward, or an entry-aware merge commit
+   (two parents; the losers of conflicts on a `sync/conflict-<date>-<n>` branch);
+4. main, and only main, is pushed, never forced. A rejection (the remote moved in the
+   meantime) goes back to 2, at most `MAX_ATTEMPTS` times, then `SyncRejected`.
+
+Each outcome, success or error, is recorded for `sync_status()`; a failure raises.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygit2
+
+from memrepo.errors import HistoryRewritten, MemrepoError, SyncRejected, UnrelatedHistories
+from memrepo.folder.integrate import (
+    INCOMING,
+    REMOTE_MAIN,
+    add_conflict_branch,
+    commit_pending_edits,
+    fast_forward,
+    merge_commit,
+    record_remote_main,
+    ref_target,
+    sync_message,
+)
+from memrepo.folder.repo import MemoryFolder
+from memrepo.models.sync import ConflictInfo, Integration, SyncReport, TeamSyncResult
+from memrepo.sync.conflicts import conflict_message
+from memrepo.sync.credentials import CredentialProvider
+from memrepo.sync.remote import GitRemote
+from memrepo.sync.settings import credentials_for, remote_settings, require_remote
+from memrepo.sync.status import record_failure, record_success
+from memrepo.sync.teams import fetch_teams, team_settings
+from memrepo.sync.treemerge import merge_trees
+
+#: Fetch-integrate-push rounds before a remote that keeps moving is reported.
+MAX_ATTEMPTS = 5
+#: Longest pause before a retry (seconds); random, so two machines racing drift apart.
+_BACKOFF = 0.2
+Progress = Callable[[str], None]
+_WEIGHT: dict[Integration, int] = {
+    "no_remote": 0, "up_to_date": 1, "ahead": 2, "first_push": 3, "fast_forward": 4, "merged": 5,
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """What the rounds of one sync did so far."""
+
+    head: pygit2.Commit
+    integration: Integration = "up_to_date"
+    fetched: str | None = None
+    conflicts: list[ConflictInfo] = field(default_factory=list)
+    branch: str | None = None
+
+    def saw(self, kind: Integration) -> None:
+        if _WEIGHT[kind] > _WEIGHT[self.integration]:
+            self.integration = kind
+
+
+def sync(
+    folder: MemoryFolder,
+    *,
+    credentials: CredentialProvider | None = None,
+    progress: Progress | None = None,
+) -> SyncReport:
+    """Sync main with the user's remote, then fetch the team repos (module docstring)."""
+    started = time.perf_counter()
+    say = progress or _quiet
+    settings = remote_settings(folder.config)
+    provider = credentials or credentials_for(settings)
+    if settings is None and team_settings(folder.config):
+        teams = _fetch_teams(folder, provider, say)
+        head = folder.store.main_id()
+        return SyncReport(
+            remote=None, integration="no_remote", head=head, teams=teams,
+            seconds=time.perf_counter() - started,
+        )  # fmt: skip
+    failure: MemrepoError | None = None
+    try:
+        url = require_remote(folder.config).url
+        remote = GitRemote(Path(folder.repo.path), url, provider)
+        report = _sync_main(folder, remote, say)
+        record_success(folder.state_dir, folder.clock.now())
+    except MemrepoError as exc:
+        record_failure(folder.state_dir, exc, folder.clock.now())
+        failure = exc
+    teams = _fetch_teams(folder, provider, say)
+    if failure is not None:
+        raise failure
+    return report.model_copy(update={"teams": teams, "seconds": time.perf_counter() - started})
+
+
+def _quiet(_message: str) -> None:
+    return None
+
+
+def _fetch_teams(
+    folder: MemoryFolder, credentials: CredentialProvider, say: Progress
+) -> tuple[TeamSyncResult, ...]:
+    if not team_settings(folder.config):
+        return ()
+    say("fetching team repos")
+    return fetch_teams(folder, folder.clock.now(), credentials)
+
+
+def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncReport:
+    with folder.lock:
+        before = folder.store.main_id()
+        say("committing pending edits")
+        outcome = _Outcome(head=commit_pending_edits(folder))
+        edits = str(outcome.head.id) if str(outcome.head.id) != before else None
+        last_reason = ""
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            say(f"fetching main from {remote.url}")
+            incoming = _fetch(folder, remote)
+            _check_history(folder, remote.url, outcome.head, incoming)
+            outcome.fetched = str(incoming) if incoming is not None else None
+            _integrate(folder, outcome, incoming, remote.url, say)
+            if incoming is not None and outcome.head.id == incoming:
+                record_remote_main(folder, incoming)
+                return _report(remote.url, edits, outcome, attempt, pushed=False)
+            say(f"pushing main to {remote.url}")
+            push = remote.push_main()
+            if push.accepted:
+                record_remote_main(folder, outcome.head.id)
+                return _report(remote.url, edits, outcome, attempt, pushed=True)
+            last_reason = push.reason
+            time.sleep(random.uniform(0, _BACKOFF * attempt))
+        raise SyncRejected(
+            f"push to {remote.url} was rejected {MAX_ATTEMPTS} times ({last_reason}): the "
+            "remote kept changing (or refuses pushes). Everything is committed and merged "
+            "locally; sync again later, or check the remote's branch protection and hooks"
+        )
+
+
+def _report(
+    url: str, edits: str | None, outcome: _Outcome, attempts: int, *, pushed: bool
+) -> SyncReport:
+    return SyncReport(
+        remote=url,
+        edits_committed=edits,
+        fetched=outcome.fetched,
+        integration=outcome.integration,
+        head=str(outcome.head.id),
+        pushed=pushed,
+        attempts=attempts,
+        conflicts=tuple(outcome.conflicts),
+        conflict_branch=outcome.branch,
+    )
+
+
+def _fetch(folder: MemoryFolder, remote: GitRemote) -> pygit2.Oid | None:
+    if not remote.fetch_main(INCOMING):
+        return None
+    return ref_target(folder.repo, INCOMING)
+
+
+def _check_history(
+    folder: MemoryFolder, url: str, head: pygit2.Commit, incoming: pygit2.Oid | None
+) -> None:
+    """Refuse a remote that lost commits it had, or one with a history unrelated to ours."""
+    repo = folder.repo
+    known = ref_target(repo, REMOTE_MAIN)
+    rewritten = known is not None and (
+        incoming is None or (incoming != known and not repo.descendant_of(incoming, known))
+    )
+    if rewritten:
+        assert known is not None
+        now = "has no main any more" if incoming is None else f"moved to {str(incoming)[:10]}"
+        raise HistoryRewritten(
+            f"{url} rewrote its history: its main was {str(known)[:10]} at the last sync and "
+            f"{now}, dropping commits. Nothing was changed here and nothing was pushed. "
+            f"Compare with `git log {INCOMING}`; if the rewrite was intended, run "
+            f"`memrepo remote set {url} --i-own-this-private-repo` again and sync: your "
+            "local commits are kept and merged back"
+        )
+    if incoming is not None and repo.merge_base(head.id, incoming) is None:
+        raise UnrelatedHistories(
+            f"{url} holds a memory with a history unrelated to this one; nothing was merged "
+            "or pushed. To work on that memory, start from it with `memrepo clone "
+            f"{url} NEW_FOLDER --i-own-this-private-repo`; to sync this memory, point "
+            "`memrepo remote set` at an empty private repository instead"
+        )
+
+
+def _integrate(
+    folder: MemoryFolder,
+    outcome: _Outcome,
+    incoming: pygit2.Oid | None,
+    url: str,
+    say: Progress,
+) -> None:
+    repo, head = folder.repo, outcome.head
+    if incoming is None:
+        outcome.saw("first_push")
+    elif incoming == head.id:
+        outcome.saw("up_to_date")
+    elif repo.descendant_of(head.id, incoming):
+        outcome.saw("ahead")
+    elif repo.descendant_of(incoming, head.id):
+        fast_forward(folder, head, incoming)
+        outcome.saw("fast_forward")
+    else:
+        say("merging entries")
+        base = repo.merge_base(head.id, incoming)
+        merged = merge_trees(repo, base, head.id, incoming)
+        conflicts = [
+            ConflictInfo(path=c.path, kind=c.kind, detail=c.detail) for c in merged.conflicts
+        ]
+        body = "\n".join(f"- {c.path} ({c.kind}): {c.detail}" for c in conflicts)
+        message = sync_message(f"Merge memory from {url}", body)
+        commit = merge_commit(folder, head, incoming, merged.tree, message)
+        if conflicts and merged.loser_tree is not None:
+            outcome.branch = add_conflict_branch(
+                folder,
+                pygit2.Oid(hex=commit),
+                merged.loser_tree,
+                conflict_message(conflicts, url),
+                folder.clock.now().date(),
+            )
+        outcome.conflicts.extend(conflicts)
+        outcome.saw("merged")
+    main = folder.store.main_commit()
+    assert main is not None
+    outcome.head = main
