@@ -1,0 +1,125 @@
+"""Commands over swarm folders: `memrepo swarm list | show | note`."""
+
+from __future__ import annotations
+
+import argparse
+
+from memrepo.cli._common import (
+    JSON_FLAG,
+    REPO_AFTER,
+    SHORT,
+    Subparsers,
+    command,
+    open_repo,
+    print_json,
+)
+from memrepo.models.swarm import SWARM_KINDS, SwarmNoteResult, SwarmView
+
+_ACTION = [REPO_AFTER, JSON_FLAG]
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    parser = command(
+        commands,
+        "swarm",
+        lambda args: args.swarm_handler(args),
+        "Shared notes of agents working on one root task (swarms/<slug>-<root8>/).",
+        [
+            "memrepo swarm list",
+            "memrepo swarm show task-42 --json",
+            'memrepo swarm note task-42 finding "The cache key ignores the lockfile"',
+            'memrepo swarm note task-42 answer "No, it floats" --answers 2b8161ac6d',
+        ],
+        json_output=False,  # each action takes --json itself
+    )
+    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    listing = verbs.add_parser("list", help="every swarm folder with its counts", parents=_ACTION)
+    listing.set_defaults(swarm_handler=_list)
+    show = verbs.add_parser(
+        "show", help="a task's swarm: goal, members, latest notes", parents=_ACTION
+    )
+    show.add_argument("task", metavar="TASK", help="any task of the swarm")
+    show.add_argument("--block", action="store_true", help="print the <swarm> prompt block")
+    show.set_defaults(swarm_handler=_show)
+    note = verbs.add_parser("note", help="append a note to a task's swarm", parents=_ACTION)
+    note.add_argument("task", metavar="TASK", help="the task writing the note")
+    note.add_argument("kind", metavar="KIND", choices=SWARM_KINDS, help=", ".join(SWARM_KINDS))
+    note.add_argument("text", metavar="TEXT")
+    note.add_argument(
+        "--source", action="append", default=[], metavar="S", help="where it was seen (repeat)"
+    )
+    note.add_argument("--answers", metavar="QUESTION", help="the question id an answer answers")
+    note.add_argument("--author", metavar="NAME", help="who writes (default: the task id)")
+    note.add_argument("--tainted", action="store_true", help="the task has read untrusted content")
+    note.set_defaults(swarm_handler=_note)
+
+
+def _list(args: argparse.Namespace) -> int:
+    swarms = open_repo(args).swarms.summaries()
+    if args.json:
+        print_json(swarms)
+    elif not swarms:
+        print("no swarm folders")
+    for swarm in [] if args.json else swarms:
+        print(
+            f"{swarm.folder}  root {swarm.root_id or '?'}  {swarm.members} member(s), "
+            f"{swarm.findings} finding(s), {swarm.questions} question(s)  {swarm.goal}"
+        )
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    repo = open_repo(args)
+    if args.block:
+        print(repo.swarm_block(args.task))
+        return 0
+    view = repo.swarm_view(args.task)
+    if args.json:
+        print_json(view)
+    else:
+        print(_describe_view(view))
+    return 0
+
+
+def _describe_view(view: SwarmView) -> str:
+    lines = [f"{view.swarm.folder}  (root {view.swarm.root_id})", f"goal: {view.swarm.goal}"]
+    if not view.exists:
+        return "\n".join([*lines, "no notes yet"])
+    lines.append(f"members: {', '.join(view.members)}")
+    lines.append(f"findings ({len(view.findings)} latest of {view.total_findings}):")
+    lines.extend(f"  [{n.kind}] {n.text}  ({n.author}; {n.ref})" for n in view.findings)
+    lines.append(f"questions ({view.total_questions}, {view.open_questions} open):")
+    for question in view.questions:
+        q = question.question
+        lines.append(f"  [{q.id}] {q.text}  ({q.author}{'' if question.answers else '; open'})")
+        lines.extend(f"    -> {a.text}  ({a.author})" for a in question.answers)
+    return "\n".join(lines)
+
+
+def _note(args: argparse.Namespace) -> int:
+    result = open_repo(args).swarm_note(
+        args.task,
+        args.kind,
+        args.text,
+        sources=args.source,
+        author=args.author,
+        tainted=args.tainted,
+        answers=args.answers,
+    )
+    if args.json:
+        print_json(result)
+    else:
+        print(_describe_note(result))
+    return 0
+
+
+def _describe_note(result: SwarmNoteResult) -> str:
+    if not result.written:
+        return f"skipped: {result.reason} (nothing written)"
+    notes = [f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"]
+    if result.redacted:
+        notes.append(f"redacted: {', '.join(result.redacted)}")
+    if result.truncated:
+        notes.append("truncated")
+    return f"{result.action} {result.ref} ({'; '.join(notes)})"

@@ -1,0 +1,87 @@
+"""Commands over the local task registry: `memrepo task add | delete | list`.
+
+Hosts with their own task store pass it to `MemoryRepo.swarms.use_registry`; these
+commands keep tasks in `.git/memrepo/tasks.json` for everyone else.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from memrepo.cli._common import (
+    JSON_FLAG,
+    REPO_AFTER,
+    SHORT,
+    Subparsers,
+    command,
+    open_repo,
+    print_json,
+)
+
+_ACTION = [REPO_AFTER, JSON_FLAG]
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    parser = command(
+        commands,
+        "task",
+        lambda args: args.task_handler(args),
+        "Register tasks and their parents (a root task and its subtasks share a swarm).",
+        [
+            'memrepo task add task-42 --title "Fix the flaky CI build"',
+            'memrepo task add task-43 --title "Read the runner logs" --parent task-42',
+            "memrepo task list",
+            "memrepo task delete task-42",
+        ],
+        json_output=False,
+    )
+    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    add = verbs.add_parser("add", help="register a task", parents=_ACTION)
+    add.add_argument("id", metavar="ID", help="letters, digits, '.', '_' or '-'")
+    add.add_argument("--title", required=True, metavar="T")
+    add.add_argument("--parent", metavar="P", help="the parent task (already registered)")
+    add.set_defaults(task_handler=_add)
+    delete = verbs.add_parser(
+        "delete",
+        help="delete a task, its subtasks, their items, and a root's swarm folder",
+        parents=_ACTION,
+    )
+    delete.add_argument("id", metavar="ID")
+    delete.set_defaults(task_handler=_delete)
+    listing = verbs.add_parser("list", help="every registered task", parents=_ACTION)
+    listing.set_defaults(task_handler=_list)
+
+
+def _add(args: argparse.Namespace) -> int:
+    task = open_repo(args).swarms.add_task(args.id, args.title, args.parent)
+    if args.json:
+        print_json(task)
+    else:
+        parent = f" (under {task.parent})" if task.parent else " (a root task)"
+        print(f"task {task.id}: {task.title}{parent}")
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    result = open_repo(args).delete_task_tree(args.id)
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"deleted task(s) {', '.join(result.tasks)}")
+    if result.swarm_folder and result.commit:
+        print(f"removed {result.swarm_folder} (commit {result.commit[:SHORT]})")
+    if result.items.deleted:
+        print(f"deleted {result.items.deleted} memory item(s)")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    tasks = open_repo(args).swarms.local_tasks()
+    if args.json:
+        print_json(tasks)
+    elif not tasks:
+        print("no tasks")
+    for task in [] if args.json else tasks:
+        print(f"{task.id}  {task.title}" + (f"  (under {task.parent})" if task.parent else ""))
+    return 0

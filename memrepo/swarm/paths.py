@@ -1,0 +1,80 @@
+"""Names inside a swarm folder, and the checks that keep them inside `swarms/`.
+
+Task ids end up in folder names, refs and `source:` links, so they are held to a small
+alphabet: a host that uses UUIDs or `task-123` never notices, and `../x` or `a/b` can
+never reach a path. The slug comes from the root task's title, which a person may have
+written in any script, so letters of every script are kept and everything else goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memrepo.errors import InvalidArgument
+from memrepo.folder.repo import SWARM_PREFIX
+
+README = "README.md"
+FINDINGS = "findings.md"
+QUESTIONS = "questions.md"
+#: The note files of a swarm (README.md is the swarm's description, not notes).
+NOTE_FILES = (FINDINGS, QUESTIONS)
+#: Used when a root title has no letter or digit left after slugging ("...", "..", "!!").
+FALLBACK_SLUG = "swarm"
+SLUG_CHARS = 48
+ROOT_CHARS = 8
+REF_PREFIX = "swarm:"
+AUDIENCE_PREFIX = "swarm:"
+
+_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_SLUG_DROP = re.compile(r"[^\w]+")
+
+
+def check_task_id(task_id: str) -> str:
+    """The task id itself when it is safe in a path and a link; InvalidArgument if not."""
+    if not isinstance(task_id, str) or not _TASK_ID.fullmatch(task_id):
+        raise InvalidArgument(
+            f"task id {task_id!r}: use 1-128 letters, digits, '.', '_' or '-', starting "
+            "with a letter or digit (no '/', no spaces)"
+        )
+    return task_id
+
+
+def swarm_slug(title: str) -> str:
+    """A folder-safe slug of a title; never empty, never `.` or `..`."""
+    slug = _SLUG_DROP.sub("-", title.casefold()).replace("_", "-")
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")[:SLUG_CHARS].rstrip("-")
+    return slug or FALLBACK_SLUG
+
+
+def folder_name(root_title: str, root_id: str) -> str:
+    """`<slug of the root title>-<first 8 characters of the root id>`."""
+    return f"{swarm_slug(root_title)}-{check_task_id(root_id)[:ROOT_CHARS]}"
+
+
+def folder_path(name: str) -> str:
+    return f"{SWARM_PREFIX}{name}"
+
+
+def file_for(kind: str) -> str:
+    """Findings and ruled-out paths go to findings.md; questions and answers together."""
+    return QUESTIONS if kind in ("question", "answer") else FINDINGS
+
+
+def note_ref(name: str, file: str, entry_id: str) -> str:
+    """`swarm:<folder>:<file>#<id>` (DESIGN §2, entry identity)."""
+    return f"{REF_PREFIX}{name}:{file}#{entry_id}"
+
+
+def audience(name: str) -> str:
+    """The index audience of a swarm's notes: only readers inside that swarm match it."""
+    return f"{AUDIENCE_PREFIX}{name}"
+
+
+def split_note_path(path: str) -> tuple[str, str] | None:
+    """(folder name, file) for a note file `swarms/<name>/<file>`, else None."""
+    if not path.startswith(SWARM_PREFIX):
+        return None
+    parts = path[len(SWARM_PREFIX) :].split("/")
+    if len(parts) != 2 or parts[1] not in NOTE_FILES:
+        return None
+    return parts[0], parts[1]
