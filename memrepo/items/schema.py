@@ -83,10 +83,28 @@ _META_AND_REFS = (
     "WHERE json_valid(m.source_ref)",
 )
 
+# memory_curation_log: one row per automatic change (commitment expiry, reference §5b)
+# with before/after snapshots, so it can be undone; an undone fingerprint is never applied
+# again. Rows go with their item (ON DELETE CASCADE). memory_curation_searches: when each
+# commitment was last searched for evidence, so a capped sweep takes the stalest first.
+_CURATION = (
+    "CREATE TABLE memory_curation_log ("
+    "id INTEGER PRIMARY KEY AUTOINCREMENT, fingerprint TEXT NOT NULL, op TEXT NOT NULL, "
+    "item_id TEXT NOT NULL REFERENCES memory_items(id) ON DELETE CASCADE, "
+    "reason TEXT NOT NULL, before TEXT NOT NULL, after TEXT NOT NULL, "
+    "applied_at INTEGER NOT NULL, undone_at INTEGER)",
+    "CREATE INDEX idx_memory_curation_log_fingerprint ON memory_curation_log(fingerprint)",
+    "CREATE INDEX idx_memory_curation_log_item ON memory_curation_log(item_id)",
+    "CREATE TABLE memory_curation_searches ("
+    "item_id TEXT PRIMARY KEY REFERENCES memory_items(id) ON DELETE CASCADE, "
+    "searched_at INTEGER NOT NULL) WITHOUT ROWID",
+)
+
 #: MIGRATIONS[n - 1] brings a file from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (_ITEMS, *_INVARIANTS, *_LOOKUPS),
     _META_AND_REFS,
+    _CURATION,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

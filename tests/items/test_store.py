@@ -76,7 +76,7 @@ def test_a_v1_file_is_upgraded_with_its_rows(tmp_path: Path) -> None:
         # The refs index was rebuilt from source_ref, aliases included.
         assert [i.id for i in store.find_by_source_ref("chat", "9")] == ["old"]
     conn = sqlite3.connect(path)
-    assert user_version(conn) == SCHEMA_VERSION == 2
+    assert user_version(conn) == SCHEMA_VERSION == 3
     conn.close()
 
 
@@ -87,7 +87,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     before = path.read_bytes()
-    with pytest.raises(SchemaTooNew, match=r"99.*2"):
+    with pytest.raises(SchemaTooNew, match=r"99.*3"):
         ItemStore(path)
     assert path.read_bytes() == before
     assert not Path(f"{path}-wal").exists()

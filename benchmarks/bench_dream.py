@@ -1,0 +1,132 @@
+"""Dreaming on a seeded fixture repo: what the passes find, and how long a dream takes.
+
+The repo comes from fixtures/dream/generate.py (>= 2,000 entries by default) with exact
+duplicates, expired entries, contradictions, traps (the same or similar text under
+different subjects), renamed link targets and unlisted files planted. Budgets (issue #8):
+- 100% of the planted exact duplicates and expired entries are found;
+- zero false merges (a merge whose lines carry different subjects, or a trap pair);
+- dream time <= 3 x a full parse of the repo (read every file from git, parse, decode
+  every entry), medians of --rounds runs, both measured in this run. Each timed dream is
+  a real one (commit and review branch) on a fresh clone of the fixture.
+
+Usage: python benchmarks/bench_dream.py [--entries 2000] [--seed 7] [--rounds 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from _common import copy_repo, timed
+
+from memrepo import MemoryRepo
+from memrepo.formats import parse, split_metadata
+from memrepo.models.dream import DreamReport, Op
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "dream" / "generate.py"
+
+
+def load_generator() -> Any:
+    spec = importlib.util.spec_from_file_location("dream_fixture", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["dream_fixture"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def full_parse(repo: MemoryRepo) -> int:
+    return sum(
+        len(parse(data, path).entries)
+        for path, data in repo.folder.store.iter_files()
+        if path.endswith(".md")
+    )
+
+
+def _subject(raw: str) -> str:
+    return split_metadata(raw.lstrip()[1:])[1].get("subject", "")
+
+
+def score(report: DreamReport, planted: dict[str, Any]) -> dict[str, Any]:
+    ops: list[Op] = [*report.safe, *report.pending_review]
+    merges = [op for op in ops if op.kind == "merge"]
+    merged_sets = [{t.raw for t in op.targets} for op in merges]
+    expired = {t.raw for op in ops if op.found_by == "expiry" for t in op.targets}
+    groups = planted["exact_groups"]
+    found_groups = sum(1 for g in groups if any(set(g) <= s for s in merged_sets))
+    traps = [set(pair) for pair in planted["traps"]]
+    false_merges = sum(
+        1
+        for s in merged_sets
+        if len({_subject(raw) for raw in s} - {""}) > 1 or any(t <= s for t in traps)
+    )
+    fixed = {op.text for op in ops if op.found_by == "links"}
+    return {
+        "exact_groups_planted": len(groups),
+        "exact_groups_found": found_groups,
+        "exact_recall": found_groups / len(groups),
+        "expired_planted": len(planted["expired"]),
+        "expired_found": sum(1 for raw in planted["expired"] if raw in expired),
+        "expired_recall": sum(1 for raw in planted["expired"] if raw in expired)
+        / len(planted["expired"]),
+        "false_merges": false_merges,
+        "contradictions_found": sum(1 for op in ops if op.found_by == "subjects"),
+        "contradictions_planted": len(planted["contradictions"]),
+        "links_fixed": len(fixed),
+        "links_reported": len(report.broken_links),
+        "unlisted_linked": sum(1 for op in ops if op.found_by == "unlisted"),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--entries", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="memrepo-bench-dream-"))
+    planted = load_generator().build(work / "fixture", args.entries, args.seed)
+    parse_times: list[float] = []
+    dream_times: list[float] = []
+    report: DreamReport | None = None
+    for _ in range(args.rounds):
+        clone = copy_repo(work / "fixture")
+        with MemoryRepo.open(clone) as repo:
+            parse_times.append(timed(lambda: full_parse(repo)))
+            start_report: list[DreamReport] = []
+            dream_times.append(timed(lambda: start_report.append(repo.dream())))  # noqa: B023
+            report = start_report[0]
+    assert report is not None
+    quality = score(report, planted)
+    parse_ms = statistics.median(parse_times) * 1000
+    dream_ms = statistics.median(dream_times) * 1000
+    result: dict[str, Any] = {
+        "corpus": {"entries": planted["entries"], "seed": args.seed, "rounds": args.rounds},
+        "quality": quality,
+        "timing": {"full_parse_ms": parse_ms, "dream_ms": dream_ms, "ratio": dream_ms / parse_ms},
+        "budget": {"exact_recall": 1.0, "expired_recall": 1.0, "false_merges": 0, "ratio": 3.0},
+        "safe_ops": len(report.safe),
+        "review_ops": len(report.pending_review),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"corpus: {planted['entries']} entries, seed {args.seed}, {args.rounds} rounds")
+    for key, value in quality.items():
+        print(f"  {key}: {value}")
+    print(
+        f"dream median {dream_ms:.1f} ms vs full parse {parse_ms:.1f} ms: ratio "
+        f"{dream_ms / parse_ms:.2f} (budget 3.0)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,149 @@
+"""Commands for dreaming: `dream` and `review list|show|accept|reject`."""
+
+from __future__ import annotations
+
+import argparse
+
+from memrepo.cli._common import JSON_FLAG, REPO_AFTER, Subparsers, command, open_repo, print_json
+from memrepo.models.dream import DreamReport, Op
+
+_ACTION = [REPO_AFTER, JSON_FLAG]
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    dream = command(
+        commands,
+        "dream",
+        _dream,
+        "Clean up the memory folder: safe changes as one undoable commit, the rest on a "
+        "review branch (offline unless --model is given).",
+        [
+            "memrepo dream",
+            "memrepo dream --dry-run",
+            "memrepo dream --model http://127.0.0.1:8080/v1 --json",
+        ],
+    )
+    dream.add_argument(
+        "--model",
+        metavar="URL",
+        help="an OpenAI-compatible base URL (model and key from $MEMREPO_DREAM_MODEL and "
+        "$MEMREPO_DREAM_API_KEY)",
+    )
+    dream.add_argument(
+        "--dry-run", action="store_true", help="show what would change, change nothing"
+    )
+    _add_review(commands)
+
+
+def _add_review(commands: Subparsers) -> None:
+    parser = command(
+        commands,
+        "review",
+        lambda args: args.review_handler(args),
+        "List, show, accept or reject dream review branches (never pushed).",
+        [
+            "memrepo review list",
+            "memrepo review show dream/2026-03-01-1",
+            "memrepo review accept dream/2026-03-01-1 --op 1 --op 3",
+            "memrepo review reject dream/2026-03-01-1",
+        ],
+        json_output=False,
+    )
+    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    verbs.add_parser("list", help="open review branches", parents=_ACTION).set_defaults(
+        review_handler=_list
+    )
+    for name, handler, summary in (
+        ("show", _show, "a review's changes as a per-entry diff with reasons"),
+        ("accept", _accept, "apply a review (or --op N ...) to main as one commit"),
+        ("reject", _reject, "delete a review; its changes are never proposed again"),
+    ):
+        sub = verbs.add_parser(name, help=summary, parents=_ACTION)
+        sub.add_argument("name", metavar="NAME", help="dream/<date>-<n>")
+        if name == "accept":
+            sub.add_argument(
+                "--op",
+                action="append",
+                metavar="N",
+                help="accept only this operation (number or fingerprint); repeatable; "
+                "the others are rejected",
+            )
+        sub.set_defaults(review_handler=handler)
+
+
+def _dream(args: argparse.Namespace) -> int:
+    model = None
+    if args.model:
+        from memrepo.dreaming.openai import OpenAIModel
+
+        model = OpenAIModel.from_env(args.model)
+    report = open_repo(args).dream(model=model, dry_run=args.dry_run)
+    if args.json:
+        print_json(report)
+    else:
+        print(_report_text(report))
+    return 0
+
+
+def _report_text(report: DreamReport) -> str:
+    head = "dry run: nothing written" if report.dry_run else "dream done"
+    lines = [f"{head} ({report.model}): {len(report.safe)} safe, "
+             f"{len(report.pending_review)} for review, {report.remembered} skipped as "
+             "rejected, undone or pending"]  # fmt: skip
+    if report.commit:
+        lines.append(f"commit {report.commit[:10]} (undo with `memrepo undo {report.commit[:10]}`)")
+    if report.review:
+        lines.append(f"review branch {report.review} (`memrepo review show {report.review}`)")
+    lines += [f"  safe    {_op_line(op)}" for op in report.safe]
+    lines += [f"  review  {_op_line(op)}" for op in report.pending_review]
+    lines += [f"  broken link {b.path}:{b.line} [[{b.target}]]" for b in report.broken_links]
+    if report.curation is not None and report.curation.expired:
+        lines.append(f"closed {len(report.curation.expired)} done commitment(s)")
+    return "\n".join(lines)
+
+
+def _op_line(op: Op) -> str:
+    return f"{op.kind} ({op.found_by}) {op.path}: {' '.join(op.reason.split())[:100]}"
+
+
+def _list(args: argparse.Namespace) -> int:
+    reviews = open_repo(args).list_reviews()
+    if args.json:
+        print_json(reviews)
+    elif not reviews:
+        print("no open review branches")
+    for review in [] if args.json else reviews:
+        stale = "" if review.base_on_main else "  (base gone: reject and dream again)"
+        print(f"{review.name}  {review.ops} change(s): {', '.join(review.passes)}{stale}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    detail = open_repo(args).show_review(args.name)
+    if args.json:
+        print_json(detail)
+    else:
+        print(f"{detail.summary.name} (from {detail.summary.base[:10]})\n")
+        print(detail.diff)
+    return 0
+
+
+def _accept(args: argparse.Namespace) -> int:
+    result = open_repo(args).accept_review(args.name, args.op)
+    if args.json:
+        print_json(result)
+    else:
+        where = f"commit {result.commit[:10]}" if result.commit else "nothing left to change"
+        print(f"accepted {len(result.accepted)} change(s) of {result.name}: {where}; "
+              f"rejected {len(result.rejected)}")  # fmt: skip
+    return 0
+
+
+def _reject(args: argparse.Namespace) -> int:
+    result = open_repo(args).reject_review(args.name)
+    if args.json:
+        print_json(result)
+    else:
+        print(f"rejected {result.name}: {len(result.rejected)} change(s) never proposed again")
+    return 0

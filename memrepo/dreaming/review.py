@@ -1,0 +1,218 @@
+"""Review branches: list, show (a per-entry diff with reasons), accept, reject.
+
+A review branch holds one commit on top of the main commit the dream planned against.
+Its message lists the operations for people and, one JSON line each (`op: {...}`), for
+memrepo; accepting re-applies the chosen operations to today's main as one commit, so
+unrelated work on main since the dream is no obstacle, while a changed or vanished line
+is (ReviewConflict: reject and dream again). Operations not accepted are rejected, and
+every rejected fingerprint is remembered so it is never proposed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
+from memrepo.dreaming.apply import apply_ops
+from memrepo.dreaming.state import load_state, save_state
+from memrepo.errors import DreamError, InvalidArgument, ReviewConflict
+from memrepo.folder import branches
+from memrepo.folder.repo import MemoryFolder
+from memrepo.models.dream import (
+    AcceptResult,
+    DreamStatus,
+    Op,
+    RejectResult,
+    ReviewDetail,
+    ReviewSummary,
+)
+
+_OP_LINE = "op: "
+_REASON_CHARS = 240
+
+
+def review_message(ops: Sequence[Op], name: str) -> str:
+    """The review commit's message: summary lines, then one JSON line per operation."""
+    data = "\n".join(_OP_LINE + op.model_dump_json() for op in ops)
+    return branches.dream_message(
+        f"Dream review: {len(ops)} change{'s' if len(ops) != 1 else ''} to look at",
+        by="dream",
+        body=summary_lines(ops) + "\n\n" + data,
+        passes=[op.found_by for op in ops],
+        fingerprints=[op.fingerprint for op in ops],
+        review=name,
+    )
+
+
+def summary_lines(ops: Sequence[Op]) -> str:
+    """One readable line per operation, numbered from 1."""
+    lines = []
+    for n, op in enumerate(ops, start=1):
+        reason = " ".join(op.reason.split())
+        if len(reason) > _REASON_CHARS:
+            reason = reason[: _REASON_CHARS - 1] + "…"
+        lines.append(f"- [{n}] {op.kind} ({op.found_by}) {op.path}: {reason}")
+    return "\n".join(lines)
+
+
+def ops_of(branch: branches.ReviewBranch) -> list[Op]:
+    """The operations stored in a review commit's message."""
+    ops: list[Op] = []
+    for line in branch.message.splitlines():
+        if not line.startswith(_OP_LINE):
+            continue
+        try:
+            ops.append(Op.model_validate_json(line[len(_OP_LINE) :]))
+        except ValidationError as exc:
+            raise DreamError(
+                f"{branch.name}: an operation in the review commit cannot be read ({exc}); "
+                f"reject it with `memrepo review reject {branch.name}` and dream again"
+            ) from exc
+    return ops
+
+
+def open_fingerprints(folder: MemoryFolder) -> set[str]:
+    """Fingerprints waiting in open review branches (not proposed a second time)."""
+    found: set[str] = set()
+    for branch in branches.list_review_branches(folder):
+        found.update(branches.fingerprints_of(branch.message))
+    return found
+
+
+def list_reviews(folder: MemoryFolder) -> list[ReviewSummary]:
+    """Every open review branch, oldest first."""
+    return [_summary(folder, b) for b in branches.list_review_branches(folder)]
+
+
+def show_review(folder: MemoryFolder, name: str) -> ReviewDetail:
+    """A review's operations and a readable per-entry diff with the reasons."""
+    branch = branches.get_review_branch(folder, name)
+    ops = ops_of(branch)
+    return ReviewDetail(summary=_summary(folder, branch), ops=tuple(ops), diff=render_diff(ops))
+
+
+def render_diff(ops: Sequence[Op]) -> str:
+    """Per operation: what it does and why, then `-` lines removed and `+` lines written."""
+    out: list[str] = []
+    for n, op in enumerate(ops, start=1):
+        out.append(f"[{n}] {op.kind} ({op.found_by}) {op.fingerprint}")
+        out.append(f"    why: {op.reason}")
+        if op.why_review:
+            out.append(f"    review because {op.why_review}")
+        for ref in op.targets:
+            out.append(f"  - {ref.path}:{ref.line + 1}  {ref.raw.strip()}")
+        if op.kind == "move" and op.dest:
+            out.extend(f"  + {op.dest}  {ref.raw.strip()}" for ref in op.targets)
+        elif op.kind == "link" and op.dest:
+            out.append(f"  + {op.path}  - [[{op.dest.removesuffix('.md')}]]")
+        elif op.text is not None:
+            out.append(f"  + {op.path}  {op.text.strip()}")
+        out.append("")
+    return "\n".join(out)
+
+
+def accept_review(
+    folder: MemoryFolder, name: str, ops: Sequence[int | str] | None = None
+) -> AcceptResult:
+    """Apply all (or the chosen) operations to main as one commit; the rest are rejected."""
+    with folder.lock:
+        branch = branches.get_review_branch(folder, name)
+        stored = ops_of(branch)
+        chosen = _select(stored, ops)
+        if not branches.on_main(folder, branch.base):
+            raise ReviewConflict(
+                f"{name}: the main commit it was made from ({branch.base[:10]}) is no longer "
+                f"in main's history; reject it (`memrepo review reject {name}`) and dream again"
+            )
+        head = branches.begin_dream(folder)
+        changes = apply_ops(lambda path: branches.read_at(folder, head, path), chosen)
+        changes = {p: d for p, d in changes.items() if d != branches.read_at(folder, head, p)}
+        commit = None
+        if changes:
+            message = branches.dream_message(
+                f"Accept dream review {name}: {len(chosen)} change(s)",
+                by="user",
+                body=summary_lines(chosen),
+                passes=[op.found_by for op in chosen],
+                fingerprints=[op.fingerprint for op in chosen],
+                review=name,
+            )
+            commit = branches.commit_on_main(folder, changes, message, head)
+        rejected = [op.fingerprint for op in stored if op not in chosen]
+        state = load_state(folder.state_dir)
+        if commit is not None:
+            state.commits[commit] = [op.fingerprint for op in chosen]
+        state.reject(rejected)
+        save_state(folder.state_dir, state)
+        branches.delete_review_branch(folder, name)
+    return AcceptResult(
+        name=name,
+        commit=commit,
+        accepted=tuple(op.fingerprint for op in chosen),
+        rejected=tuple(rejected),
+    )
+
+
+def reject_review(folder: MemoryFolder, name: str) -> RejectResult:
+    """Delete the branch and remember its fingerprints: never proposed again."""
+    with folder.lock:
+        branch = branches.get_review_branch(folder, name)
+        fingerprints = [op.fingerprint for op in ops_of(branch)]
+        state = load_state(folder.state_dir)
+        state.reject(fingerprints)
+        save_state(folder.state_dir, state)
+        branches.delete_review_branch(folder, name)
+    return RejectResult(name=name, rejected=tuple(fingerprints))
+
+
+def last_dream(folder: MemoryFolder) -> DreamStatus:
+    """The last dream and the reviews still open (for health)."""
+    state = load_state(folder.state_dir)
+    pending = tuple(b.name for b in branches.list_review_branches(folder))
+    if state.last is None:
+        return DreamStatus(pending_reviews=pending)
+    return DreamStatus(
+        last_at=state.last.at,
+        counts=state.last.counts,
+        commit=state.last.commit,
+        review=state.last.review,
+        pending_reviews=pending,
+    )
+
+
+def _select(stored: Sequence[Op], wanted: Sequence[int | str] | None) -> list[Op]:
+    if wanted is None:
+        return list(stored)
+    chosen: list[Op] = []
+    for key in wanted:
+        op = _find(stored, key)
+        if op not in chosen:
+            chosen.append(op)
+    return [op for op in stored if op in chosen]  # the review's order
+
+
+def _find(stored: Sequence[Op], key: int | str) -> Op:
+    text = str(key).strip()
+    if text.isdigit() and 1 <= int(text) <= len(stored):
+        return stored[int(text) - 1]
+    for op in stored:
+        if op.fingerprint == text:
+            return op
+    raise InvalidArgument(
+        f"{key!r} is not an operation of this review; use its number (1-{len(stored)}) "
+        "or fingerprint from `memrepo review show`"
+    )
+
+
+def _summary(folder: MemoryFolder, branch: branches.ReviewBranch) -> ReviewSummary:
+    ops = ops_of(branch)
+    return ReviewSummary(
+        name=branch.name,
+        commit=branch.commit,
+        base=branch.base,
+        base_on_main=branches.on_main(folder, branch.base),
+        created_at=branch.time,
+        ops=len(ops),
+        passes=tuple(sorted({op.found_by for op in ops})),
+    )

@@ -1,0 +1,233 @@
+"""Dream commits and review branches: the folder-layer writes dreaming needs.
+
+Dreaming never touches git itself: it asks this module to commit safe changes on main
+(one journaled commit, refused if main moved), to park the rest on a `dream/<date>-<n>`
+branch made from main without touching the worktree, and to list, read and delete those
+branches. Review branches are local: sync pushes main only, so they never leave the
+machine. Every function that writes expects the caller to hold the write lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+
+import pygit2
+
+from memrepo.errors import RepoStateError, ReviewNotFound
+from memrepo.folder.gitstore import MAIN, build_tree, read_blob, walk_tree
+from memrepo.folder.messages import UNDOES, build_message, parse_trailers
+from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.undo import first_parent_history
+
+REVIEW_PREFIX = "dream/"
+_REF_PREFIX = "refs/heads/"
+PASSES = "Memrepo-Passes"
+FINGERPRINT = "Memrepo-Fingerprint"
+REVIEW = "Memrepo-Review"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewBranch:
+    """One `dream/*` branch: its tip (the review commit) and the main commit it came from."""
+
+    name: str
+    commit: str
+    base: str
+    message: str
+    time: datetime
+
+
+def dream_message(
+    summary: str,
+    *,
+    by: str,
+    body: str,
+    passes: Iterable[str],
+    fingerprints: Iterable[str],
+    review: str | None = None,
+) -> str:
+    """A commit message with memrepo's trailers plus the passes and one fingerprint per op.
+
+    Fingerprints are trailers so an undone dream commit can be recognised from git alone.
+    """
+    base = build_message(summary, origin="dream", by=by, body=body).rstrip("\n")
+    extra = [f"{PASSES}: {', '.join(sorted(set(passes)))}"]
+    if review:
+        extra.append(f"{REVIEW}: {review}")
+    extra += [f"{FINGERPRINT}: {fp}" for fp in fingerprints]
+    return base + "\n" + "\n".join(extra) + "\n"
+
+
+def fingerprints_of(message: str) -> list[str]:
+    """Every fingerprint trailer of a dream commit message, in order."""
+    last = message.rstrip("\n").rsplit("\n\n", 1)[-1]
+    prefix = f"{FINGERPRINT}:"
+    return [line[len(prefix) :].strip() for line in last.splitlines() if line.startswith(prefix)]
+
+
+def begin_dream(folder: MemoryFolder) -> str:
+    """Recover a crashed write, check HEAD is on main, commit a person's pending edits
+    (as theirs) and return main's id: the base every dream change is planned against."""
+    return str(folder._begin_write().id)
+
+
+def main_id(folder: MemoryFolder) -> str:
+    """The commit main points at ("" for an unborn repo)."""
+    return folder.store.main_id()
+
+
+def files_at(folder: MemoryFolder, commit_id: str) -> dict[str, bytes]:
+    """Every regular file of a commit's tree, by root-relative path."""
+    return dict(folder.store.iter_files(_commit(folder, commit_id)))
+
+
+def read_at(folder: MemoryFolder, commit_id: str, path: str) -> bytes | None:
+    """One file at a commit, or None when it is not there."""
+    return read_blob(folder.repo, _commit(folder, commit_id).tree, path)
+
+
+def commit_on_main(
+    folder: MemoryFolder, changes: Mapping[str, bytes | None], message: str, parent_id: str
+) -> str:
+    """One commit on main with `changes`, only if main is still `parent_id` (else
+    RepoStateError: nothing written)."""
+    if main_id(folder) != parent_id:
+        raise RepoStateError(
+            f"main moved from {parent_id[:10]} while dreaming; nothing was written, dream again"
+        )
+    return folder.store.commit_files(changes, message, _commit(folder, parent_id))
+
+
+def next_review_name(folder: MemoryFolder, day: date) -> str:
+    """`dream/<day>-<n>` with n one past the highest existing n for that day."""
+    stem = f"{REVIEW_PREFIX}{day.isoformat()}-"
+    taken = [
+        int(name[len(stem) :])
+        for name in folder.repo.branches.local
+        if name.startswith(stem) and name[len(stem) :].isdigit()
+    ]
+    return f"{stem}{max(taken, default=0) + 1}"
+
+
+def create_review_branch(
+    folder: MemoryFolder, name: str, changes: Mapping[str, bytes | None], message: str, base_id: str
+) -> str:
+    """A branch `name` whose one commit applies `changes` on top of `base_id`.
+
+    Only objects and the new ref are written: the worktree, git's index and main are not
+    touched. Refuses to overwrite an existing branch.
+    """
+    _check_review_name(name)
+    repo = folder.repo
+    base = _commit(folder, base_id)
+    blobs = {p: (repo.create_blob(d) if d is not None else None) for p, d in changes.items()}
+    tree = build_tree(repo, base.tree, blobs)
+    if tree is None:
+        tree = repo.TreeBuilder().write()
+    when = folder.clock.now()
+    delta = when.utcoffset()
+    offset = int(delta.total_seconds() // 60) if delta is not None else 0
+    sig = pygit2.Signature(
+        folder.identity.name, folder.identity.email, int(when.timestamp()), offset
+    )
+    commit = repo.create_commit(None, sig, sig, message, tree, [base.id])
+    try:
+        repo.references.create(_REF_PREFIX + name, commit, force=False)
+    except (pygit2.GitError, ValueError) as exc:
+        raise RepoStateError(f"cannot create branch {name} ({exc}); nothing was written") from exc
+    return str(commit)
+
+
+def list_review_branches(folder: MemoryFolder) -> list[ReviewBranch]:
+    """Every `dream/*` branch, oldest first."""
+    found = [_branch(folder, name) for name in folder.repo.branches.local if _is_review_name(name)]
+    return sorted(found, key=lambda b: (b.time, b.name))
+
+
+def get_review_branch(folder: MemoryFolder, name: str) -> ReviewBranch:
+    """One review branch; ReviewNotFound when there is none by that name."""
+    if not _is_review_name(name) or folder.repo.branches.local.get(name) is None:
+        raise ReviewNotFound(
+            f"{name}: no review branch by that name; `memrepo review list` shows them"
+        )
+    return _branch(folder, name)
+
+
+def delete_review_branch(folder: MemoryFolder, name: str) -> None:
+    """Delete a `dream/*` branch (its commit stays in the object database until gc)."""
+    get_review_branch(folder, name)
+    try:
+        folder.repo.references.delete(_REF_PREFIX + name)
+    except (pygit2.GitError, KeyError) as exc:
+        raise RepoStateError(f"cannot delete branch {name} ({exc})") from exc
+
+
+def on_main(folder: MemoryFolder, commit_id: str) -> bool:
+    """True when `commit_id` is main or one of its ancestors (the branch base still exists)."""
+    head = main_id(folder)
+    if not head or folder.store.commit_by_id(commit_id) is None:
+        return False
+    if head == commit_id:
+        return True
+    return bool(folder.repo.descendant_of(pygit2.Oid(hex=head), pygit2.Oid(hex=commit_id)))
+
+
+def undone_commits(folder: MemoryFolder, watched: Iterable[str], limit: int = 5000) -> set[str]:
+    """Which of the `watched` commits an undo commit on main reversed.
+
+    Walks main's history from the newest commit until every watched commit was passed
+    (undos always come after what they reverse) or `limit` commits were read.
+    """
+    pending = set(watched)
+    undone: set[str] = set()
+    head = folder.store.main_commit()
+    if head is None or not pending:
+        return undone
+    for n, commit in enumerate(first_parent_history(folder.repo, head)):
+        target = parse_trailers(commit.message).get(UNDOES)
+        if target in pending:
+            undone.add(target)
+        pending.discard(str(commit.id))
+        if not pending or n >= limit:
+            break
+    return undone
+
+
+def iter_blobs(folder: MemoryFolder, commit_id: str) -> Iterator[tuple[str, str]]:
+    """(path, blob id) of every file of a commit: cheap equality checks between trees."""
+    for path, oid, _mode in walk_tree(folder.repo, _commit(folder, commit_id).tree):
+        yield path, str(oid)
+
+
+def _commit(folder: MemoryFolder, commit_id: str) -> pygit2.Commit:
+    commit = folder.store.commit_by_id(commit_id)
+    if commit is None:
+        raise RepoStateError(f"commit {commit_id[:10]} is not in the memory repo")
+    return commit
+
+
+def _branch(folder: MemoryFolder, name: str) -> ReviewBranch:
+    ref = folder.repo.references.get(_REF_PREFIX + name)
+    assert ref is not None
+    commit = folder.repo[ref.target]
+    assert isinstance(commit, pygit2.Commit)
+    tz = timezone(timedelta(minutes=commit.author.offset))
+    base = str(commit.parents[0].id) if commit.parents else ""
+    return ReviewBranch(
+        name=name,
+        commit=str(commit.id),
+        base=base,
+        message=commit.message,
+        time=datetime.fromtimestamp(commit.author.time, tz),
+    )
+
+
+def _is_review_name(name: str) -> bool:
+    return name.startswith(REVIEW_PREFIX) and name != MAIN
+
+
+def _check_review_name(name: str) -> None:
+    if not _is_review_name(name) or ".." in name or any(c in name for c in " ~^:?*[\\"):
+        raise RepoStateError(f"{name!r} is not a review branch name (dream/<date>-<n>)")

@@ -1,0 +1,66 @@
+"""Where a file went: git's own rename detection over main's history.
+
+A `[[link]]` breaks when its target was renamed or moved. git does not record renames,
+it infers them (`find_similar`), so the same inference that `git log --follow` uses
+tells dreaming where to point the link. Only commits that deleted a file are diffed for
+similarity, and the walk stops as soon as every missing path is accounted for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygit2
+from pygit2.enums import DeltaStatus, DiffFind
+
+from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.undo import first_parent_history
+
+MAX_COMMITS = 500
+_MAX_HOPS = 20
+
+
+def find_renames(
+    folder: MemoryFolder, missing: Iterable[str], *, max_commits: int = MAX_COMMITS
+) -> dict[str, str]:
+    """For each missing path, the path git says it was renamed to, when that path exists
+    at main (renames are followed through several commits)."""
+    wanted = set(missing)
+    head = folder.store.main_commit()
+    if head is None or not wanted:
+        return {}
+    existing = {path for path, _ in folder.store.iter_files(head)}
+    renamed: dict[str, str] = {}
+    found: dict[str, str] = {}
+    for n, commit in enumerate(first_parent_history(folder.repo, head)):
+        if n >= max_commits or not commit.parents:
+            break
+        renamed.update(_renames_in(folder.repo, commit))
+        found = {p: t for p in wanted if (t := _follow(p, renamed, existing)) is not None}
+        if len(found) == len(wanted):
+            break
+    return found
+
+
+def _renames_in(repo: pygit2.Repository, commit: pygit2.Commit) -> dict[str, str]:
+    diff = commit.parents[0].tree.diff_to_tree(commit.tree)
+    if not any(delta.status == DeltaStatus.DELETED for delta in diff.deltas):
+        return {}
+    diff.find_similar(DiffFind.FIND_RENAMES)
+    return {
+        delta.old_file.path: delta.new_file.path
+        for delta in diff.deltas
+        if delta.status == DeltaStatus.RENAMED
+    }
+
+
+def _follow(path: str, renamed: dict[str, str], existing: set[str]) -> str | None:
+    current = path
+    for _ in range(_MAX_HOPS):
+        nxt = renamed.get(current)
+        if nxt is None:
+            break
+        current = nxt
+        if current in existing:
+            return current
+    return None
