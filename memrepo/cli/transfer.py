@@ -1,0 +1,165 @@
+"""Commands that move memory in and out: export, restore, import."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from memrepo.cli._common import Subparsers, command, count, open_repo, print_json
+from memrepo.engine import MemoryRepo
+from memrepo.models.transfer import ImportReport
+
+_SHOWN_PROBLEMS = 10
+
+
+def register(commands: Subparsers) -> None:
+    """Add this module's commands to the parser."""
+    _add_export(commands)
+    _add_restore(commands)
+    _add_import(commands)
+
+
+def _add_export(commands: Subparsers) -> None:
+    sub = command(
+        commands,
+        "export",
+        _export,
+        "Write the whole memory (git history, memory_items, local settings) to one file, "
+        "optionally encrypted (AES-256-GCM, passphrase from $MEMREPO_PASSPHRASE or a prompt).",
+        [
+            "memrepo export ~/backups/memory.mrx --encrypt",
+            "memrepo export ~/backups/all.mrx --encrypt --include-private --force",
+            "memrepo export facts.jsonl --format jsonl",
+        ],
+    )
+    sub.add_argument("file", metavar="FILE", help="the file to write")
+    sub.add_argument("--encrypt", action="store_true", help="encrypt with a passphrase")
+    sub.add_argument(
+        "--include-private", action="store_true", help="also private items (needs --encrypt)"
+    )
+    sub.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    sub.add_argument(
+        "--format",
+        choices=("bundle", "jsonl"),
+        default="bundle",
+        help="bundle: everything, restorable (default); jsonl: flat facts for other tools",
+    )
+
+
+def _export(args: argparse.Namespace) -> int:
+    result = open_repo(args).export(
+        args.file,
+        encrypt=args.encrypt,
+        include_private=args.include_private,
+        force=args.force,
+        format=args.format,
+    )
+    if args.json:
+        print_json(result)
+        return 0
+    items = count(result.items, "item", "items")
+    if result.format == "bundle":
+        what = f"{count(result.commits, 'commit', 'commits')} on "
+        what += f"{count(result.branches, 'branch', 'branches')}, {items}"
+    else:
+        what = f"{count(result.entries, 'entry', 'entries')}, {items}"
+    sealed = ", encrypted" if result.encrypted else ""
+    print(f"exported {what} to {result.path} ({result.bytes:,} bytes{sealed})")
+    if result.uncommitted:
+        names = ", ".join(result.uncommitted)
+        print(f"memrepo: not in the export (uncommitted edits): {names}", file=sys.stderr)
+    return 0
+
+
+def _add_restore(commands: Subparsers) -> None:
+    sub = command(
+        commands,
+        "restore",
+        _restore,
+        "Create a new memory repo from an export file; the whole file is verified first "
+        "and nothing is written when it is damaged or the passphrase is wrong.",
+        [
+            "memrepo restore ~/backups/memory.mrx ~/agent-memory",
+            "MEMREPO_PASSPHRASE=... memrepo restore memory.mrx ./restored --json",
+        ],
+    )
+    sub.add_argument("file", metavar="FILE", help="the export file")
+    sub.add_argument("target", metavar="DIR", help="a new (or empty) folder for the repo")
+
+
+def _restore(args: argparse.Namespace) -> int:
+    result = MemoryRepo.restore(args.file, args.target)
+    if args.json:
+        print_json(result)
+    else:
+        print(
+            f"restored {result.root}: main at {result.head[:10]}, "
+            f"{count(result.branches, 'branch', 'branches')}, "
+            f"{count(result.items, 'item', 'items')}"
+        )
+    return 0
+
+
+def _add_import(commands: Subparsers) -> None:
+    sub = command(
+        commands,
+        "import",
+        _import,
+        "Import another agent's memory (Claude Code or Letta folders, JSONL dumps) through "
+        "the normal screening, as one commit; importing the same input again adds nothing.",
+        [
+            "memrepo import --from claude-code ~/.claude/projects/my-app/memory",
+            "memrepo import --from letta ~/.letta/agents/agent-123/memory --dry-run",
+            "memrepo import --from jsonl mem0-dump.jsonl --json",
+        ],
+    )
+    sub.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        choices=("claude-code", "letta", "jsonl"),
+        help="the format of PATH",
+    )
+    sub.add_argument("path", metavar="PATH", help="the memory folder or JSONL file")
+    sub.add_argument("--dry-run", action="store_true", help="report what would happen only")
+
+
+def _import(args: argparse.Namespace) -> int:
+    progress: Callable[[int], None] | None = None
+    if sys.stderr.isatty():
+
+        def progress(facts: int) -> None:
+            print(f"\r  {facts:,} facts read", end="", file=sys.stderr, flush=True)
+
+    report = open_repo(args).import_memory(
+        args.path, source=args.source, dry_run=args.dry_run, progress=progress
+    )
+    if progress is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print_json(report)
+    else:
+        print(_import_summary(report))
+    return 0
+
+
+def _import_summary(report: ImportReport) -> str:
+    verb = "would import" if report.dry_run else "imported"
+    lines = [
+        f"{verb} {count(report.facts, 'fact', 'facts')} from {report.format}: "
+        f"{report.written} written ({report.items_written} as memory items), "
+        f"{report.reinforced} already known, {report.skipped_total} skipped"
+    ]
+    if report.skipped:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
+        lines.append(f"  skipped: {reasons}")
+    if report.commit:
+        lines.append(f"  commit {report.commit[:10]} (undo: memrepo undo {report.commit[:10]})")
+    for problem in report.problems[:_SHOWN_PROBLEMS]:
+        where = problem.path + (f":{problem.line}" if problem.line else "")
+        lines.append(f"  {where}: {problem.message}")
+    hidden = report.problem_count - min(len(report.problems), _SHOWN_PROBLEMS)
+    if hidden > 0:
+        lines.append(f"  ... and {hidden} more problems (--json lists the first 100)")
+    return "\n".join(lines)

@@ -1,0 +1,75 @@
+"""Models of export, restore and import results (what the API returns, what --json prints)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ExportFormat = Literal["bundle", "jsonl"]
+ImportFormat = Literal["claude-code", "letta", "jsonl"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ExportResult(_Frozen):
+    """What `export` wrote: a bundle counts branches and commits, a jsonl export entries;
+    both count items. `uncommitted` lists edits people left uncommitted, which an export
+    of git history does not carry: commit them (any memrepo write does) first."""
+
+    path: str
+    format: ExportFormat
+    encrypted: bool
+    include_private: bool
+    bytes: int
+    head: str | None = None
+    branches: int = 0
+    commits: int = 0
+    entries: int = 0
+    items: int = 0
+    uncommitted: tuple[str, ...] = ()
+
+
+class RestoreResult(_Frozen):
+    """The memory repo `restore` created: its root, main's commit, branches and items."""
+
+    root: str
+    head: str
+    branches: int
+    items: int
+    encrypted: bool
+
+
+class ImportProblem(_Frozen):
+    """Input that was not imported: where (path, 1-based line when known), why, and how."""
+
+    path: str
+    line: int | None = None
+    reason: str
+    message: str
+
+
+class ImportReport(_Frozen):
+    """What an import did: facts read, written (folder entries and items), reinforced
+    (already there), skipped by reason, the problems found in the input and the commit.
+
+    `problems` holds the first 100 problems; `problem_count` counts them all.
+    """
+
+    format: ImportFormat
+    source: str
+    dry_run: bool = False
+    facts: int = 0
+    written: int = 0
+    reinforced: int = 0
+    items_written: int = 0
+    skipped: dict[str, int] = Field(default_factory=dict)
+    problems: tuple[ImportProblem, ...] = ()
+    problem_count: int = 0
+    commit: str | None = None
+
+    @property
+    def skipped_total(self) -> int:
+        return sum(self.skipped.values())
