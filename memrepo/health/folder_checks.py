@@ -1,0 +1,180 @@
+"""Checks of the memory folder: MEMORY.md, format, links, L0 size, secrets, duplicates, edits.
+
+The working tree is what people edit and what the next write commits, so the format and
+link checks read it (through lint); secrets and duplicates are about what git already
+holds, so they read HEAD.
+"""
+
+from __future__ import annotations
+
+from memrepo.errors import FormatError
+from memrepo.folder.lint import MAX_FILE_BYTES
+from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX
+from memrepo.formats import normalize_text, parse
+from memrepo.health.context import HealthContext
+from memrepo.health.grading import graded, places, plural
+from memrepo.hygiene import find_secrets
+from memrepo.models.folder import LintProblem
+from memrepo.models.health import HealthCheck
+from memrepo.recall.context_budget import estimate_tokens
+
+_FORMAT_KINDS = ("format", "encoding", "binary", "too_large")
+
+
+def _where(problem: LintProblem) -> str:
+    return f"{problem.path}:{problem.line}" if problem.line else problem.path
+
+
+def memory_md(ctx: HealthContext) -> HealthCheck:
+    """The entry point exists in the working tree and reads as the format."""
+    limit = ctx.limits.memory_md
+    data = ctx.folder.store.read_worktree(ENTRY_POINT)
+    if data is None:
+        in_head = ENTRY_POINT in ctx.head_files
+        return HealthCheck(
+            name="memory_md",
+            status=limit.level,
+            detail="MEMORY.md is missing" + (" from the working tree" if in_head else ""),
+            fix="git checkout main -- MEMORY.md" if in_head else "memrepo init (creates it)",
+        )
+    try:
+        doc = parse(data, ENTRY_POINT)
+    except FormatError as exc:
+        return HealthCheck(
+            name="memory_md",
+            status=limit.level,
+            detail=str(exc),
+            fix="re-save MEMORY.md as UTF-8 text",
+        )
+    return HealthCheck(
+        name="memory_md",
+        status="PASS",
+        figure=len(doc.entries),
+        unit="entries",
+        detail=f"{plural(len(doc.entries), 'entry', 'entries')}, "
+        f"{plural(len(doc.index_links), 'index link')}",
+    )
+
+
+def format_problems(ctx: HealthContext) -> HealthCheck:
+    """Files that do not read as the format (errors always fail) or read oddly."""
+    found = [p for p in ctx.lint.problems if p.kind in _FORMAT_KINDS]
+    errors = [p for p in found if p.severity == "error"]
+    check = graded(
+        "format",
+        len(found),
+        ctx.limits.format,
+        unit="problems",
+        detail=places([_where(p) for p in found]) if found else "every file reads",
+        fix="memrepo lint shows each problem with its line",
+    )
+    if errors:
+        detail = (
+            f"{plural(len(errors), 'file')} cannot be read: {places([_where(p) for p in errors])}"
+        )
+        return check.model_copy(update={"status": "FAIL", "detail": detail})
+    return check
+
+
+def broken_links(ctx: HealthContext) -> HealthCheck:
+    found = [p for p in ctx.lint.problems if p.kind == "broken_link"]
+    return graded(
+        "broken_links",
+        len(found),
+        ctx.limits.broken_links,
+        unit="links",
+        detail=places([_where(p) for p in found]) if found else "every [[link]] resolves",
+        fix="memrepo lint lists them; fix the [[target]] or create the file",
+    )
+
+
+def unlisted(ctx: HealthContext) -> HealthCheck:
+    found = [p for p in ctx.lint.problems if p.kind == "unlisted"]
+    return graded(
+        "unlisted",
+        len(found),
+        ctx.limits.unlisted,
+        unit="files",
+        detail=places([p.path for p in found]) if found else "every file is reachable",
+        fix="add - [[path]] for each under ## Index in MEMORY.md",
+    )
+
+
+def memory_l0(ctx: HealthContext) -> HealthCheck:
+    """MEMORY.md is in every prompt (L0), so its size counts against the L0 budget."""
+    data = ctx.folder.store.read_worktree(ENTRY_POINT)
+    text = data.decode("utf-8", "replace") if data is not None else ""
+    tokens = estimate_tokens(text) if text else 0
+    return graded(
+        "memory_l0",
+        tokens,
+        ctx.limits.memory_l0,
+        unit="tokens",
+        detail=f"MEMORY.md is about {plural(tokens, 'token')} ({len(text)} characters)",
+        fix="move detail into topic files linked from the Index (memrepo dream does this)",
+    )
+
+
+def secrets(ctx: HealthContext) -> HealthCheck:
+    """Credentials committed at HEAD. Lint already scanned the working tree; files without
+    uncommitted edits are the same bytes at HEAD, so only edited files are scanned again."""
+    dirty = set(ctx.pending.paths)
+    found = [_where(p) for p in ctx.lint.problems if p.kind == "secret" and p.path not in dirty]
+    for path in sorted(dirty):
+        data = ctx.head_files.get(path)
+        if data is None or len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        found += [f"{path}:{text.count(chr(10), 0, m.start) + 1}" for m in find_secrets(text)]
+    found.sort()
+    return graded(
+        "secrets",
+        len(found),
+        ctx.limits.secrets,
+        unit="secrets",
+        detail=f"at {places(found)}" if found else "none at HEAD",
+        fix="remove the line and commit, rotate the credential; git history still holds it",
+    )
+
+
+def folder_duplicates(ctx: HealthContext) -> HealthCheck:
+    """Entries at HEAD whose normalized text another entry already has (swarms aside)."""
+    seen: set[str] = set()
+    repeats: list[str] = []
+    total = 0
+    for path, doc in sorted(ctx.head_docs.items()):
+        if path.startswith(SWARM_PREFIX):
+            continue
+        for entry in doc.entries:
+            if not entry.text:
+                continue
+            total += 1
+            key = normalize_text(entry.text)
+            if key in seen:
+                repeats.append(f"{path}:{entry.line_no + 1}")
+            seen.add(key)
+    rate = 100 * len(repeats) / total if total else 0.0
+    return graded(
+        "folder_duplicates",
+        rate,
+        ctx.limits.folder_duplicates,
+        unit="%",
+        detail=f"{len(repeats)} of {plural(total, 'entry', 'entries')} repeat another"
+        + (f" ({places(repeats)})" if repeats else ""),
+        fix="memrepo dream merges exact duplicates (or forget the extra copies)",
+    )
+
+
+def uncommitted_edits(ctx: HealthContext) -> HealthCheck:
+    paths = list(ctx.pending.paths)
+    return graded(
+        "uncommitted_edits",
+        len(paths),
+        ctx.limits.uncommitted_edits,
+        unit="files",
+        detail=places(paths) if paths else "the working tree matches HEAD",
+        fix="the next memrepo write commits them as your edit (or git commit them)",
+    )

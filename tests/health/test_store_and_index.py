@@ -1,0 +1,124 @@
+"""memory_items and index checks on real SQLite files and real Whoosh indexes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memrepo import MemoryRepo
+from memrepo.index import IndexStore
+from memrepo.items.db import DB_NAME
+
+from .conftest import check, health, with_limit
+
+
+def _db(repo: MemoryRepo) -> Path:
+    return repo.folder.state_dir / DB_NAME
+
+
+def _reindexed(repo: MemoryRepo) -> MemoryRepo:
+    repo.reindex()
+    repo.close()
+    return repo
+
+
+def test_no_database_skips_store_checks_and_creates_none(memory_repo: MemoryRepo) -> None:
+    report = health(memory_repo)
+    assert report.check("database_size").status == "SKIP"
+    assert report.check("items_duplicates").status == "SKIP"
+    assert not _db(memory_repo).exists()
+
+
+def test_same_text_twice_for_one_reader_is_an_item_duplicate(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Ana's phone ends in 42", private=True, kind="fact")
+    memory_repo.remember("Ana's phone ends in 42", private=True, kind="preference")
+    memory_repo.remember("Standup is at 9:30", private=True)
+    memory_repo.close()
+    found = check(memory_repo, "items_duplicates")
+    assert (found.status, found.figure, found.threshold) == ("WARN", round(100 / 3, 2), 1.0)
+    assert found.detail == "1 of 3 active items repeat another"
+    assert check(memory_repo, "items_duplicates", "ci").status == "FAIL"
+
+
+def test_same_text_about_two_contacts_is_not_a_duplicate(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Prefers calls after 10am", contact_ref="mail:ana@example.com")
+    memory_repo.remember("Prefers calls after 10am", contact_ref="mail:bob@example.com")
+    memory_repo.close()
+    found = check(memory_repo, "items_duplicates")
+    assert (found.status, found.figure) == ("PASS", 0)
+
+
+def test_database_size_is_measured_against_the_limit(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Standup is at 9:30", private=True)
+    memory_repo.close()
+    found = check(memory_repo, "database_size")
+    size = _db(memory_repo).stat().st_size / 1024 / 1024
+    assert (found.status, found.figure, found.threshold) == ("PASS", round(size, 2), 1024)
+    tight = health(memory_repo, limits=with_limit("database_size", 0.001)).check("database_size")
+    assert tight.status == "WARN"
+    assert tight.fix.startswith("memrepo retention")
+
+
+def test_unreadable_database_is_reported_and_left_alone(memory_repo: MemoryRepo) -> None:
+    memory_repo.folder.state_dir.mkdir(parents=True, exist_ok=True)
+    garbage = b"this is not a database" * 100
+    _db(memory_repo).write_bytes(garbage)
+    found = check(memory_repo, "items_duplicates")
+    assert found.status == "WARN"
+    assert "not a readable memory_items database" in found.detail
+    assert _db(memory_repo).read_bytes() == garbage
+
+
+def test_no_index_yet_is_skipped(memory_repo: MemoryRepo) -> None:
+    assert check(memory_repo, "index").status == "SKIP"
+    assert not (memory_repo.folder.state_dir / "index").exists()
+
+
+def test_index_in_step_with_head_and_items_passes(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Prefers pnpm over npm")
+    memory_repo.remember("Standup is at 9:30", private=True)
+    found = check(_reindexed(memory_repo), "index")
+    assert (found.status, found.figure, found.threshold) == ("PASS", 0, 0)
+    assert "1 folder and swarm + 1 item documents" in found.detail
+
+
+def test_swarm_notes_count_as_indexed_documents(memory_repo: MemoryRepo) -> None:
+    memory_repo.swarms.add_task("task-root-1", "Fix the flaky CI build")
+    memory_repo.swarm_note("task-root-1", "finding", "The runner image is not pinned")
+    memory_repo.remember("Prefers pnpm over npm")
+    found = check(_reindexed(memory_repo), "index")
+    assert (found.status, found.figure) == ("PASS", 0)
+    assert "2 folder and swarm + 0 item documents" in found.detail
+
+
+def test_index_behind_head_is_info(memory_repo: MemoryRepo) -> None:
+    _reindexed(memory_repo).remember("A fact written after the index was built")
+    found = check(memory_repo, "index")
+    assert found.status == "INFO"
+    assert found.detail == "the index is 1 commit behind main; the next recall catches up"
+
+
+def test_index_missing_a_document_it_claims_to_reflect_warns(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Prefers pnpm over npm")
+    memory_repo.remember("Uses fish as the shell")
+    _reindexed(memory_repo)
+    ref = memory_repo.entries()[0].ref
+    store = IndexStore.open(memory_repo.folder.state_dir / "index", rebuild=lambda _: None)
+    with store:
+        store.replace([], delete_refs=[ref])  # a document lost behind the metadata's back
+    found = check(memory_repo, "index")
+    assert (found.status, found.figure, found.fix) == ("WARN", 1, "memrepo reindex")
+    assert check(memory_repo, "index", "ci").status == "FAIL"
+
+
+def test_index_of_another_schema_or_rewritten_history_warns(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Prefers pnpm over npm")
+    _reindexed(memory_repo)
+    meta_path = memory_repo.folder.state_dir / "index.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "reflected": {**meta["reflected"], "main": "f" * 40}}))
+    gone = check(memory_repo, "index")
+    assert gone.status == "WARN" and "history rewritten" in gone.detail
+    meta_path.write_text(json.dumps({**meta, "schema_version": 999}))
+    other = check(memory_repo, "index")
+    assert other.status == "WARN" and "schema version 999" in other.detail
