@@ -13,7 +13,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memrepo.errors import MemrepoError
+from memrepo.models.context import ContextBudgets
 from memrepo.models.items import PrivacyMode
+from memrepo.models.sync import RemoteSettings, TeamSettings
 
 CONFIG_NAME = "config.json"
 
@@ -45,6 +47,12 @@ class LocalConfig(BaseModel):
     lock_timeout_seconds: float = 30.0
     store_busy_timeout_seconds: float = 5.0
     workspaces: dict[str, WorkspaceSettings] = Field(default_factory=dict)
+    #: Token budgets of the prompt blocks (DESIGN §7: L0 600, L1 400 / compact 250).
+    context: ContextBudgets = Field(default_factory=ContextBudgets)
+    #: The user's own remote for `sync` (URL, confirmation, ssh key path; no credential).
+    remote: RemoteSettings | None = None
+    #: Read-only team memory repos (name and URL), at most three.
+    teams: list[TeamSettings] = Field(default_factory=list)
 
     def workspace(self, key: str | None) -> WorkspaceSettings:
         """The settings of a workspace (by slug); defaults when never set or no workspace."""

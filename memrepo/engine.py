@@ -11,6 +11,7 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypedDict, Unpack
@@ -48,8 +49,41 @@ from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 
 if TYPE_CHECKING:
+    from memrepo.dreaming.model import DreamModel
     from memrepo.items import ItemWriter
+    from memrepo.models.context import ContextBlocks, ContextRequest, MemoryUsed
+    from memrepo.models.dream import (
+        AcceptResult,
+        CurationChange,
+        DreamReport,
+        DreamStatus,
+        RecentNote,
+        RejectResult,
+        ReviewDetail,
+        ReviewSummary,
+    )
+    from memrepo.models.gitsetup import GitHooksReport
+    from memrepo.models.health import HealthReport, SourcesReport
+    from memrepo.models.swarm import SwarmNoteResult, SwarmRef, SwarmView, TaskTreeDeleted
+    from memrepo.models.sync import (
+        ConflictBranch,
+        ConflictDetail,
+        RemoteInfo,
+        SyncReport,
+        SyncStatus,
+        TeamInfo,
+    )
+    from memrepo.models.transfer import (
+        ExportFormat,
+        ExportResult,
+        ImportFormat,
+        ImportReport,
+        RestoreResult,
+    )
+    from memrepo.recall.context import ContextBuilder
     from memrepo.recall.searcher import Searcher
+    from memrepo.swarm.service import Swarms
+    from memrepo.transfer.crypto import KdfParams
 
 BY_VALUES = ("user", "agent", "dream", "import")
 ITEM_PREFIX = ITEM_REF_PREFIX
@@ -306,6 +340,10 @@ class MemoryRepo:
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
+        if ref.startswith("team:"):  # team repos are read-only (DESIGN §9)
+            from memrepo.sync.api import refuse_team_ref
+
+            refuse_team_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.forget(ref, by=by, task=task_id)
         item_id = ref.removeprefix(ITEM_PREFIX)
@@ -373,8 +411,11 @@ class MemoryRepo:
         return self.items.run_retention(now)
 
     def purge_task(self, task_id: str, *, purge_derived: bool = False) -> PurgeReport:
-        """Delete a task's items (and what it inferred, with `purge_derived`)."""
-        return self.items.purge_task(task_id, purge_derived)
+        """Delete a task's items (and what it inferred, with `purge_derived`); a root
+        task's swarm folder goes too, in one commit."""
+        report = self.items.purge_task(task_id, purge_derived)
+        self.swarms.remove_root_folder(task_id)
+        return report
 
     def clear_global_items(self) -> PurgeReport:
         """Delete every global-scope item (the folder is untouched: undo covers it)."""
@@ -436,6 +477,7 @@ class MemoryRepo:
             contact_ref=contact_ref,
             task_id=task_id,
             min_trust=min_trust,
+            swarm=self.swarms.audience(task_id),
         )
         return self.searcher.recall(query, visibility, limit=limit, lanes=lanes, detail=detail)
 
@@ -445,7 +487,8 @@ class MemoryRepo:
         min_trust."""
         from memrepo.recall.searcher import visibility_for
 
-        return self.searcher.expand(refs, visibility_for(**reader))
+        swarm = self.swarms.audience(reader.get("task_id"))
+        return self.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
 
     def mark_used(self, refs: Sequence[str]) -> None:
         """Record that these items were put in a prompt or quoted (folder refs: no-op)."""
@@ -457,6 +500,281 @@ class MemoryRepo:
         """Rebuild the whole index from git and memory_items; `progress` hears the
         running document count every 1,000 documents."""
         return self.searcher.reindex(progress)
+
+    @cached_property
+    def context_builder(self) -> ContextBuilder:
+        """The prompt-context builder of this root: one per repo, so L0 stays cached
+        between turns; team and swarm sources plug in with its `add_source`."""
+        from memrepo.recall.context import ContextBuilder
+
+        return ContextBuilder(self)
+
+    def context(self, request: ContextRequest) -> ContextBlocks:
+        """The memory blocks of one prompt turn: gated, budgeted, sanitized (DESIGN §7)."""
+        return self.context_builder.build(request)
+
+    def on_memory_used(self, listener: Callable[[MemoryUsed], None]) -> Callable[[], None]:
+        """Hear the refs each surface injected, once per turn and again when they
+        change (attribution); returns a function that stops it."""
+        return self.context_builder.on_memory_used(listener)
+
+    # --- swarms ------------------------------------------------------------------------
+
+    @cached_property
+    def swarms(self) -> Swarms:
+        """Swarm folders (DESIGN §10) and the task registry they follow: the local one
+        in `.git/memrepo/tasks.json` unless a host calls `swarms.use_registry(...)`."""
+        from memrepo.swarm.service import Swarms
+
+        return Swarms(self.folder)
+
+    def resolve_swarm(self, task_id: str) -> SwarmRef:
+        """The swarm folder of a task, from its parent chain (never from the caller)."""
+        return self.swarms.resolve(task_id)
+
+    def swarm_note(
+        self,
+        task_id: str,
+        kind: str,
+        text: str,
+        *,
+        sources: Sequence[str] | None = None,
+        author: str | None = None,
+        tainted: bool = False,
+        answers: str | None = None,
+    ) -> SwarmNoteResult:
+        """Append a screened note (finding, ruled_out, question, or an answer naming its
+        question) to the task's swarm in one commit with origin swarm."""
+        return self.swarms.note(
+            task_id, kind, text, sources=sources, author=author, tainted=tainted, answers=answers
+        )
+
+    def swarm_view(self, task_id: str) -> SwarmView:
+        """The task's swarm: goal, members, latest findings, questions with answers."""
+        return self.swarms.view(task_id)
+
+    def swarm_block(self, task_id: str, *, budget: int | None = None) -> str:
+        """The `<swarm>` prompt block of the task's swarm within `budget` tokens (default
+        400); "" before its first note."""
+        return self.swarms.block(task_id, budget).text
+
+    def delete_task_tree(self, task_id: str, *, by: str = "user") -> TaskTreeDeleted:
+        """Delete a task and its subtasks: their items, their registry records, and the
+        swarm folder (in one commit) when the task is a root."""
+        return self.swarms.delete_tree(task_id, self.items.purge_task, by=by)
+
+    # --- export, restore, import (memrepo.transfer) -------------------------------------
+
+    def export(
+        self,
+        path: str | Path,
+        *,
+        encrypt: bool = False,
+        include_private: bool = False,
+        force: bool = False,
+        format: ExportFormat = "bundle",
+        passphrase: str | None = None,
+        kdf: KdfParams | None = None,
+    ) -> ExportResult:
+        """The whole memory in one file: a git bundle with full history, memory_items rows
+        and the local config (never credentials); `format="jsonl"` writes flat facts.
+        `encrypt` seals it with AES-256-GCM under a scrypt key from `passphrase`, else
+        $MEMREPO_PASSPHRASE, else a terminal prompt. Private items need `encrypt`."""
+        from memrepo.transfer.export import export_repo
+
+        return export_repo(
+            self, path, encrypt=encrypt, include_private=include_private, force=force,
+            format=format, passphrase=passphrase, kdf=kdf,
+        )  # fmt: skip
+
+    @classmethod
+    def restore(
+        cls, path: str | Path, target: str | Path, *, passphrase: str | None = None
+    ) -> RestoreResult:
+        """A new memory repo at `target` from an export; the whole file is verified first,
+        and on any error (wrong passphrase, damage) `target` is left as it was."""
+        from memrepo.transfer.restore import restore_archive
+
+        return restore_archive(path, target, passphrase=passphrase)
+
+    def import_memory(
+        self,
+        path: str | Path,
+        *,
+        source: ImportFormat,
+        dry_run: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        """Import another agent's memory (claude-code, letta or jsonl) through the normal
+        screening and routing, as one commit; importing the same input again adds
+        nothing. `progress` hears the running fact count every 1,000 facts."""
+        from memrepo.transfer.importing import import_memory
+
+        return import_memory(self, source, path, dry_run=dry_run, progress=progress)
+
+    def install_git_hooks(self) -> GitHooksReport:
+        """Make a plain `git pull` merge entries like sync does (a merge driver) and check
+        commits people make by hand (pre-commit: secrets block, format warns). Writes only
+        inside .git/; running it again changes nothing."""
+        from memrepo.sync.hooks import install_git_hooks
+
+        return install_git_hooks(self.root)
+
+    # --- dreaming ----------------------------------------------------------------------
+
+    def dream(
+        self,
+        *,
+        model: DreamModel | None = None,
+        recent_notes: Sequence[RecentNote | str] = (),
+        now: datetime | None = None,
+        dry_run: bool = False,
+    ) -> DreamReport:
+        """Clean up the folder (DESIGN §11): safe changes as one undoable commit on main,
+        the rest on one `dream/<date>-<n>` review branch; then commitment expiry for
+        memory_items. Offline (deterministic passes only) unless a `model` is given."""
+        from memrepo.dreaming.run import dream, items_curator
+
+        curator = None if dry_run else items_curator(self.folder.state_dir, lambda: self.items)
+        return dream(
+            self.folder, model=model, recent_notes=recent_notes, now=now, dry_run=dry_run,
+            curator=curator,
+        )  # fmt: skip
+
+    def list_reviews(self) -> list[ReviewSummary]:
+        """Open dream review branches, oldest first."""
+        from memrepo.dreaming.review import list_reviews
+
+        return list_reviews(self.folder)
+
+    def show_review(self, name: str) -> ReviewDetail:
+        """A review's operations with a per-entry diff and the reasons."""
+        from memrepo.dreaming.review import show_review
+
+        return show_review(self.folder, name)
+
+    def accept_review(self, name: str, ops: Sequence[int | str] | None = None) -> AcceptResult:
+        """Apply a review (or the operations numbered / fingerprinted in `ops`) to main as
+        one commit; the rest are rejected. ReviewConflict when main changed their lines."""
+        from memrepo.dreaming.review import accept_review
+
+        return accept_review(self.folder, name, ops)
+
+    def reject_review(self, name: str) -> RejectResult:
+        """Delete a review branch; its changes are never proposed again."""
+        from memrepo.dreaming.review import reject_review
+
+        return reject_review(self.folder, name)
+
+    def last_dream(self) -> DreamStatus:
+        """When the last dream ran, what it found, and the reviews still open (health)."""
+        from memrepo.dreaming.review import last_dream
+
+        return last_dream(self.folder)
+
+    def undo_curation(self, change_id: int) -> CurationChange:
+        """Reopen a commitment a dream closed; it is never closed automatically again."""
+        from memrepo.items.curation import undo_curation
+
+        return undo_curation(self.items, change_id)
+
+    # --- sync and team memory (memrepo.sync) -------------------------------------------
+
+    @classmethod
+    def clone(
+        cls, url: str, path: str | Path, *, confirm_private: bool = False,
+        ssh_key: str | None = None, **options: Unpack[RepoOptions],
+    ) -> MemoryRepo:  # fmt: skip
+        """A second machine starts from the user's private remote (refused without
+        `confirm_private`); an empty remote gives a new memory the first sync pushes."""
+        from memrepo.sync.api import clone
+
+        who, when = options.get("identity"), options.get("clock")
+        folder = clone(url, Path(path), confirm_private=confirm_private, ssh_key=ssh_key,
+                       identity=who, clock=when)  # fmt: skip
+        return cls(folder)
+
+    def set_remote(
+        self, url: str, *, confirm_private: bool = False, ssh_key: str | None = None
+    ) -> RemoteInfo:
+        """Sync with `url`, only once the user confirms it is private and theirs; a URL
+        with credentials, or a team repo's, is refused."""
+        from memrepo.sync.api import set_remote
+
+        return set_remote(self.folder, url, confirm_private=confirm_private, ssh_key=ssh_key)
+
+    def remote(self) -> RemoteInfo | None:
+        """The configured remote, or None."""
+        from memrepo.sync.api import remote
+
+        return remote(self.folder)
+
+    def remove_remote(self) -> RemoteInfo | None:
+        """Stop syncing (the remote is untouched); returns what was removed."""
+        from memrepo.sync.api import remove_remote
+
+        return remove_remote(self.folder)
+
+    def sync(self, *, progress: Callable[[str], None] | None = None) -> SyncReport:
+        """Commit pending edits, fetch, merge entry by entry, push main (never forced,
+        nothing else), then fetch the team repos; raises when it fails (and records it)."""
+        from memrepo.sync.api import sync
+
+        return sync(self.folder, progress=progress)
+
+    def sync_status(self) -> SyncStatus:
+        """Last success and error, ahead/behind, conflict branches, teams (no network)."""
+        from memrepo.sync.api import sync_status
+
+        return sync_status(self.folder)
+
+    def team_add(self, name: str, url: str) -> TeamInfo:
+        """Add a read-only team memory repo (at most three) and fetch it."""
+        from memrepo.sync.api import team_add
+
+        return team_add(self.folder, name, url)
+
+    def team_list(self) -> list[TeamInfo]:
+        """The team repos and the state of their local clones."""
+        from memrepo.sync.api import team_list
+
+        return team_list(self.folder)
+
+    def team_remove(self, name: str) -> TeamInfo:
+        """Forget a team repo and delete its local clone."""
+        from memrepo.sync.api import team_remove
+
+        return team_remove(self.folder, name)
+
+    def conflicts(self) -> list[ConflictBranch]:
+        """Branches holding the losing side of sync merges, oldest first."""
+        from memrepo.sync.api import conflicts
+
+        return conflicts(self.folder)
+
+    def conflict(self, name: str) -> ConflictDetail:
+        """One conflict branch: both versions of each conflicted path, and the diff."""
+        from memrepo.sync.api import conflict
+
+        return conflict(self.folder, name)
+
+    # --- health (memrepo.health) -------------------------------------------------------
+
+    def health(self, preset: str = "default") -> HealthReport:
+        """Every check (format, links, L0 size, secrets, duplicates, database, index, lock,
+        sync, teams, dreaming) against the thresholds of `preset` (`default` or `ci`).
+        Reads only, so it is safe to run while another process writes."""
+        from memrepo.health import run_health
+
+        return run_health(
+            self.folder, preset=preset, sync_status=self.sync_status, last_dream=self.last_dream
+        )
+
+    def sources(self) -> SourcesReport:
+        """Counts of active memories per source and producer, folder and items; no text."""
+        from memrepo.health import collect_sources
+
+        return collect_sources(self.folder)
 
     # --- reads -------------------------------------------------------------------------
 

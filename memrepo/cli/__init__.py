@@ -12,7 +12,21 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memrepo.cli import evals, folder, items, recall
+from memrepo.cli import (
+    context,
+    dream,
+    evals,
+    folder,
+    gitsetup,
+    health,
+    items,
+    mcp,
+    recall,
+    swarm,
+    sync,
+    task,
+    transfer,
+)
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
 from memrepo.errors import MemrepoError
 
@@ -57,5 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     folder.register(commands)
     items.register(commands)
     recall.register(commands)
+    context.register(commands)
     evals.register(commands)
+    mcp.register(commands)
+    swarm.register(commands)
+    task.register(commands)
+    gitsetup.register(commands)
+    dream.register(commands)
+    transfer.register(commands)
+    sync.register(commands)
+    health.register(commands)
     return parser

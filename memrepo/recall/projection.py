@@ -21,7 +21,9 @@ from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
+from memrepo.recall.teams import sync_team_lane
 from memrepo.routing import BY_TO_SOURCE
+from memrepo.swarm.lane import split_note_path, swarm_doc
 
 MAIN = "main"
 WORKTREE_KEY = "main:worktree"
@@ -63,6 +65,9 @@ def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> lis
             uncommitted=uncommitted,
             kind=meta.get("kind", ""),
         )
+    swarm = split_note_path(path)
+    if swarm is not None:  # a swarm's notes: their own lane, seen only inside the swarm
+        return [swarm_doc(doc, *swarm) for doc in docs.values()]
     return list(docs.values())
 
 
@@ -99,7 +104,9 @@ def _workspace_of(path: str) -> str:
 
 
 def _indexed(path: str) -> bool:
-    return path.endswith(".md") and not path.startswith(SWARM_PREFIX)
+    """Markdown files, and of swarm folders only the notes (never README.md)."""
+    in_swarm = path.startswith(SWARM_PREFIX)
+    return path.endswith(".md") and (not in_swarm or split_note_path(path) is not None)
 
 
 class Projection:
@@ -152,6 +159,7 @@ class Projection:
                     yield doc
 
         store.bulk_load(everything())
+        sync_team_lane(store, self.folder, force=True)
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)
@@ -192,6 +200,7 @@ class Projection:
         """
         self._sync_folder(store, self._dirty_paths() if dirty is None else dirty)
         self._sync_items(store, changed_items or PendingItems())
+        sync_team_lane(store, self.folder)
 
     def _sync_folder(self, store: IndexStore, dirty: set[str]) -> None:
         head_id = self.folder.store.main_id()
@@ -222,7 +231,7 @@ class Projection:
     def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
         """The reflected commit is gone (history rewritten): re-read every file."""
         docs = list(self._folder_docs(head, dirty))
-        store.replace(docs, delete_lanes=["folder"])
+        store.replace(docs, delete_lanes=["folder", "swarm"])
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
 

@@ -32,7 +32,7 @@ T = TypeVar("T")
 _GONE = (OSError, EOFError, IndexUnavailable)
 LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
 #: The lanes served by the one Whoosh index (team and swarm join with their issues).
-INDEX_LANES = ("folder", "memory")
+INDEX_LANES = ("folder", "memory", "swarm", "team")
 
 
 class Searcher:
@@ -187,7 +187,8 @@ def visibility_for(
     contact_ref: str | None = None,
     task_id: str | None = None,
     min_trust: str = "inferred",
+    swarm: str | None = None,
 ) -> Visibility:
     """The reader's context, with the workspace named as people name it."""
     key = slugify(workspace) if workspace and workspace.strip() else None
-    return Visibility(key, include_private, contact_ref, task_id, min_trust)
+    return Visibility(key, include_private, contact_ref, task_id, min_trust, swarm)

@@ -28,6 +28,8 @@ class Visibility:
     contact_ref: str | None = None
     task_id: str | None = None
     min_trust: str = "inferred"
+    #: The audience of the reader's swarm (`swarm:<folder>`): only its notes show.
+    swarm: str | None = None
 
     def __post_init__(self) -> None:
         if self.min_trust not in SOURCES:
@@ -60,6 +62,8 @@ class Visibility:
             audience.add(f"task:{self.task_id}")
         if self.contact_ref:
             audience.add(f"contact:{self.contact_ref}")
+        if self.swarm:
+            audience.add(self.swarm)
         workspaces = {""} | ({self.workspace} if self.workspace else set())
         privacy = {"normal", "private"} if self.include_private else {"normal"}
         floor = trust_rank(self.min_trust)
