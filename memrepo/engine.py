@@ -506,11 +506,23 @@ class MemoryRepo:
         """The prompt-context builder of this root: one per repo, so L0 stays cached
         between turns; team and swarm sources plug in with its `add_source`."""
         from memrepo.recall.context import ContextBuilder
+        from memrepo.swarm.context import SwarmContextSource
+        from memrepo.sync.team_context import TeamContextSource
 
-        return ContextBuilder(self)
+        builder = ContextBuilder(self)
+        builder.add_source(TeamContextSource(self))
+        builder.add_source(SwarmContextSource(self.swarms))
+        return builder
 
     def context(self, request: ContextRequest) -> ContextBlocks:
-        """The memory blocks of one prompt turn: gated, budgeted, sanitized (DESIGN §7)."""
+        """The memory blocks of one prompt turn: gated, budgeted, sanitized (DESIGN §7).
+
+        A task inside a swarm gets the swarm layer without the host naming the swarm:
+        the task's parent chain says which one it is (never the caller)."""
+        if request.swarm is None and request.task_id:
+            swarm = self.swarms.audience(request.task_id)
+            if swarm is not None:
+                request = request.model_copy(update={"swarm": swarm})
         return self.context_builder.build(request)
 
     def on_memory_used(self, listener: Callable[[MemoryUsed], None]) -> Callable[[], None]:

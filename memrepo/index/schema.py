@@ -12,9 +12,11 @@ from memrepo.index.analysis import ExactAnalyzer, StemAnalyzer
 
 __all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
 
-SCHEMA_VERSION = 1
-"""Bump on any change to the fields *or* the analysis: an index of another version is
-rebuilt on open (an analyzer change makes old terms unreachable even if fields match)."""
+SCHEMA_VERSION = 2
+"""Bump on any change to the fields, the analysis *or* what the projection indexes: an
+index of another version is rebuilt on open (an analyzer change makes old terms
+unreachable even if fields match; version 2 added the swarm and team lanes, whose files
+an index built before them would never pick up)."""
 
 ID_FIELDS = (
     "ref",

@@ -16,7 +16,6 @@ from pydantic import Field
 from memrepo.errors import InvalidArgument, RoleRefused, ToolInputError
 from memrepo.models.swarm import SwarmKind
 from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, ToolInput, ToolOutput
-from memrepo.tools.registry import ToolRegistry
 from memrepo.tools.tool import Tool, ToolEnv
 
 SWARM_NOTE = "swarm_note"
@@ -109,9 +108,3 @@ SWARM_NOTE_TOOL = Tool(
     input_model=SwarmNoteInput,
     handler=swarm_note,
 )
-
-
-def register_swarm_tool(registry: ToolRegistry) -> ToolRegistry:
-    """Add swarm_note to `registry` (a host's, or `default_registry()`); returns it."""
-    registry.register(SWARM_NOTE_TOOL)
-    return registry

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from memrepo.errors import InvalidArgument, ToolInputError
+from memrepo.swarm.tool import SWARM_NOTE_TOOL
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
 from memrepo.tools.models import ForgetInput, RecallInput, RememberInput
@@ -50,8 +51,14 @@ MEMORY_FORGET = Tool(
     handler=forget,
 )
 
-#: The tools every registry starts with (swarm_note joins here once it exists).
-BUILTIN_TOOLS: tuple[Tool[Any], ...] = (MEMORY_RECALL, MEMORY_REMEMBER, MEMORY_FORGET)
+#: The tools every registry starts with. swarm_note refuses a session without a task and
+#: a verifier role with a message the model can read, so offering it always is safe.
+BUILTIN_TOOLS: tuple[Tool[Any], ...] = (
+    MEMORY_RECALL,
+    MEMORY_REMEMBER,
+    MEMORY_FORGET,
+    SWARM_NOTE_TOOL,
+)
 
 
 class ToolRegistry:

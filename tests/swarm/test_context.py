@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from memrepo import MemoryRepo
 from memrepo.models.context import ContextRequest
-from memrepo.swarm.context import SwarmContextSource
 
 from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT
 
@@ -15,8 +14,8 @@ def test_the_builder_shows_the_tasks_swarm_and_l0_never_does(repo: MemoryRepo) -
     question = repo.swarm_note(ROOT, "question", "Is the runner image pinned?")
     repo.swarm_note(CHILD, "answer", "It floats on latest", answers=question.ref)
     repo.swarm_note(OTHER_ROOT, "finding", "Release notes need the migration")
-    repo.context_builder.add_source(SwarmContextSource(repo.swarms))
-    blocks = repo.context(ContextRequest(task_id=GRANDCHILD, swarm="on", preview=True))
+    # No source to plug in and no swarm to name: the task's chain says which swarm.
+    blocks = repo.context(ContextRequest(task_id=GRANDCHILD, preview=True))
     by_name = {block.name: block for block in blocks.blocks}
     assert set(by_name) == {"l0", "swarm"}
     swarm = by_name["swarm"].text
@@ -24,5 +23,8 @@ def test_the_builder_shows_the_tasks_swarm_and_l0_never_does(repo: MemoryRepo) -
     assert "The cache key ignores the lockfile" in swarm and swarm.count("</swarm>") == 1
     assert "Release notes" not in blocks.text
     assert "lockfile" not in by_name["l0"].text
-    other = repo.context(ContextRequest(task_id="nobody-known", swarm="on", preview=True))
+    other = repo.context(ContextRequest(task_id="nobody-known", preview=True))
     assert all(block.name != "swarm" for block in other.blocks)
+    assert not other.decision.swarm
+    shut = repo.context(ContextRequest(task_id=GRANDCHILD, gateway="group", preview=True))
+    assert not shut.decision.swarm and "lockfile" not in shut.text

@@ -6,7 +6,7 @@ import pytest
 
 from memrepo import EntryNotFound, MemoryRepo
 from memrepo.errors import RoleRefused, ToolInputError
-from memrepo.swarm.tool import SWARM_NOTE, register_swarm_tool
+from memrepo.swarm.tool import SWARM_NOTE
 from memrepo.tools import MemoryTools, ToolContext, default_registry
 
 from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT, Git, head
@@ -15,7 +15,7 @@ FOLDER = "swarms/fix-the-flaky-ci-build-root-4f2"
 
 
 def tools(repo: MemoryRepo, context: ToolContext) -> MemoryTools:
-    return MemoryTools(repo, context, registry=register_swarm_tool(default_registry()))
+    return MemoryTools(repo, context, registry=default_registry())
 
 
 def test_the_tool_is_listed_with_its_schema(repo: MemoryRepo) -> None:

@@ -24,7 +24,7 @@ from memrepo.tools import (
     openai_tools,
 )
 
-NAMES = ["memory_recall", "memory_remember", "memory_forget"]
+NAMES = ["memory_recall", "memory_remember", "memory_forget", "swarm_note"]
 
 
 def test_both_shapes_come_from_the_same_models() -> None:

@@ -1,0 +1,45 @@
+"""Team repos in the prompt: their MEMORY.md entries join L0 when the gate allows it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from memrepo import MemoryRepo
+from memrepo.models.context import ContextRequest
+
+from .test_teams import TEAM_MEMORY, publish
+
+Git = Callable[..., str]
+
+
+def test_team_entries_join_l0_with_their_refs(
+    memory_repo: MemoryRepo, tmp_path: Path, git: Git
+) -> None:
+    from .conftest import make_bare
+
+    bare = make_bare(tmp_path / "team.git")
+    publish(git, tmp_path / "mate", bare, {"MEMORY.md": TEAM_MEMORY}, "team memory")
+    memory_repo.remember("Own fact: the user writes Go", by="user")
+    memory_repo.team_add("core", str(bare))
+
+    blocks = memory_repo.context(ContextRequest(query="", preview=True))
+
+    [l0] = [block for block in blocks.blocks if block.name == "l0"]
+    assert "Deploys happen on Tuesdays" in l0.text
+    assert "Own fact: the user writes Go" in l0.text
+    assert any(ref.startswith("team:core:MEMORY.md#") for ref in l0.refs)
+    kestrel = next(line for line in l0.lines if "kestrel" in line.text)
+    assert kestrel.tags == ("inferred",)  # a team agent's note is not the user's word
+    assert "(inferred)" in l0.text
+
+    public = memory_repo.context(ContextRequest(query="", gateway="public", preview=True))
+    assert "Tuesdays" not in public.text and not public.decision.team
+
+
+def test_no_teams_means_no_team_lines(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Only fact", by="user")
+
+    blocks = memory_repo.context(ContextRequest(query="", preview=True))
+
+    assert not any(ref.startswith("team:") for ref in blocks.refs)
