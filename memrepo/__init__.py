@@ -1,16 +1,35 @@
 """memrepo: a git-native manager for an AI agent's long-term memory.
 
 The public face is `MemoryRepo`; results are the pydantic models of `memrepo.models`;
-every error derives from `MemrepoError` (see `memrepo.errors` for the tree).
+every error derives from `MemrepoError` (see `memrepo.errors` for the tree). The agent
+tools, the injection gate and the extension protocols (recall lanes, context sources,
+dream models, task registries, credentials) are importable from here too, but load on
+first use: a one-shot `memrepo recall` should not pay for the tool schemas or dreaming.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from memrepo.clock import Clock, FixedClock, Identity, SystemClock
 from memrepo.config import LocalConfig
 from memrepo.engine import MemoryRepo
 from memrepo.errors import (
+    ApprovalDenied,
+    ArchiveCorrupt,
+    CredentialMissing,
+    DecryptionFailed,
     DirtyWorktree,
+    DreamError,
+    DreamModelError,
     EntryNotFound,
+    FeedbackRefused,
     FormatError,
+    HistoryRewritten,
+    ImportSourceError,
+    IndexLocked,
+    IndexUnavailable,
     InvalidArgument,
     InvalidUtf8,
     LockTimeout,
@@ -18,50 +37,204 @@ from memrepo.errors import (
     NotAMemoryRepo,
     NothingToUndo,
     PathOutsideRoot,
+    ReadOnlyRef,
+    RecallFailed,
+    RemoteNotConfirmed,
+    RemoteUnreachable,
     RepoStateError,
+    ReviewConflict,
+    ReviewNotFound,
+    RoleRefused,
+    SchemaTooNew,
     SecretInEdit,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    SwarmError,
+    SyncError,
+    SyncRejected,
+    TargetExists,
+    TaskCycle,
+    TaskNotFound,
+    ToolInputError,
+    TransferError,
     UndoConflict,
+    UnrelatedHistories,
+    UnsafeRemote,
 )
 from memrepo.models import (
     CommitInfo,
+    ContextBlocks,
+    ContextRequest,
+    DreamReport,
     EntryView,
+    ExportResult,
     ForgetResult,
+    HealthReport,
+    ImportReport,
+    InjectionDecision,
+    InjectionInputs,
+    ItemFilters,
     LintProblem,
     LintReport,
+    MemoryItem,
+    RecallHit,
+    RecallResult,
+    RestoreResult,
+    SourcesReport,
+    SwarmNoteResult,
+    SwarmView,
+    SyncReport,
+    SyncStatus,
     UndoResult,
+    WhyReport,
     WorktreeStatus,
     WriteResult,
 )
 
+if TYPE_CHECKING:
+    from memrepo.dreaming import DreamModel, OfflineModel
+    from memrepo.dreaming.openai import OpenAIModel
+    from memrepo.recall.context_lines import ContextSource, SourceLine
+    from memrepo.recall.gate import resolve_memory_injection
+    from memrepo.recall.lanes import Lane
+    from memrepo.swarm import LocalTaskRegistry, TaskRegistry
+    from memrepo.sync.credentials import CredentialProvider
+    from memrepo.tools import (
+        ForgetApproval,
+        ForgetRequest,
+        MemoryTools,
+        ToolContext,
+        anthropic_tools,
+        openai_tools,
+    )
+
 __version__ = "0.1.0"
 
+#: Names loaded on first access (PEP 562), by the module that defines them.
+_LAZY = {
+    "ContextSource": "memrepo.recall.context_lines",
+    "CredentialProvider": "memrepo.sync.credentials",
+    "DreamModel": "memrepo.dreaming",
+    "ForgetApproval": "memrepo.tools",
+    "ForgetRequest": "memrepo.tools",
+    "Lane": "memrepo.recall.lanes",
+    "LocalTaskRegistry": "memrepo.swarm",
+    "MemoryTools": "memrepo.tools",
+    "OfflineModel": "memrepo.dreaming",
+    "OpenAIModel": "memrepo.dreaming.openai",
+    "SourceLine": "memrepo.recall.context_lines",
+    "TaskRegistry": "memrepo.swarm",
+    "ToolContext": "memrepo.tools",
+    "anthropic_tools": "memrepo.tools",
+    "openai_tools": "memrepo.tools",
+    "resolve_memory_injection": "memrepo.recall.gate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memrepo' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
+    "ApprovalDenied",
+    "ArchiveCorrupt",
     "Clock",
     "CommitInfo",
+    "ContextBlocks",
+    "ContextRequest",
+    "ContextSource",
+    "CredentialMissing",
+    "CredentialProvider",
+    "DecryptionFailed",
     "DirtyWorktree",
+    "DreamError",
+    "DreamModel",
+    "DreamModelError",
+    "DreamReport",
     "EntryNotFound",
     "EntryView",
+    "ExportResult",
+    "FeedbackRefused",
     "FixedClock",
+    "ForgetApproval",
+    "ForgetRequest",
     "ForgetResult",
     "FormatError",
+    "HealthReport",
+    "HistoryRewritten",
     "Identity",
+    "ImportReport",
+    "ImportSourceError",
+    "IndexLocked",
+    "IndexUnavailable",
+    "InjectionDecision",
+    "InjectionInputs",
     "InvalidArgument",
     "InvalidUtf8",
+    "ItemFilters",
+    "Lane",
     "LintProblem",
     "LintReport",
     "LocalConfig",
+    "LocalTaskRegistry",
     "LockTimeout",
+    "MemoryItem",
     "MemoryRepo",
+    "MemoryTools",
     "MemrepoError",
     "NotAMemoryRepo",
     "NothingToUndo",
+    "OfflineModel",
+    "OpenAIModel",
     "PathOutsideRoot",
+    "ReadOnlyRef",
+    "RecallFailed",
+    "RecallHit",
+    "RecallResult",
+    "RemoteNotConfirmed",
+    "RemoteUnreachable",
     "RepoStateError",
+    "RestoreResult",
+    "ReviewConflict",
+    "ReviewNotFound",
+    "RoleRefused",
+    "SchemaTooNew",
     "SecretInEdit",
+    "SourceLine",
+    "SourcesReport",
+    "StoreBusy",
+    "StoreCorrupt",
+    "StoreError",
+    "SwarmError",
+    "SwarmNoteResult",
+    "SwarmView",
+    "SyncError",
+    "SyncRejected",
+    "SyncReport",
+    "SyncStatus",
     "SystemClock",
+    "TargetExists",
+    "TaskCycle",
+    "TaskNotFound",
+    "TaskRegistry",
+    "ToolContext",
+    "ToolInputError",
+    "TransferError",
     "UndoConflict",
     "UndoResult",
+    "UnrelatedHistories",
+    "UnsafeRemote",
+    "WhyReport",
     "WorktreeStatus",
     "WriteResult",
     "__version__",
+    "anthropic_tools",
+    "openai_tools",
+    "resolve_memory_injection",
 ]

@@ -75,3 +75,28 @@ def test_every_error_derives_from_memrepo_error() -> None:
     for cls in classes:
         assert issubclass(cls, errors.MemrepoError), cls
         assert cls.__name__ in (errors.__doc__ or ""), f"{cls.__name__} missing from the tree"
+
+
+def test_importing_memrepo_leaves_the_heavy_parts_unloaded() -> None:
+    """A one-shot CLI command pays for what it runs: tools, dreaming, sync, swarms and
+    the MCP server load on first use, not on `import memrepo`."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, memrepo; "
+        "print(' '.join(m for m in ('memrepo.tools', 'memrepo.dreaming', 'memrepo.sync', "
+        "'memrepo.swarm', 'memrepo.mcp', 'memrepo.transfer', 'memrepo.health', 'whoosh', "
+        "'markdown_it') if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert loaded == []
+
+
+def test_lazy_public_names_resolve_to_their_modules() -> None:
+    from memrepo.tools import MemoryTools
+
+    assert memrepo.MemoryTools is MemoryTools
+    assert "resolve_memory_injection" in memrepo.__all__

@@ -600,3 +600,19 @@ def test_console_entry_point_in_a_subprocess(git: Git, memory_repo: MemoryRepo) 
     )
     assert failed.returncode == 1
     assert failed.stderr.startswith("memrepo: folder:MEMORY.md#nope")
+
+
+def test_the_readme_agent_snippet_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "Use from an agent" block is the first thing an integrator copies: it must work."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # its mkdtemp lands here
+    readme = README.read_text(encoding="utf-8")
+    section = readme.split("## Use from an agent", 1)[1]
+    code = re.findall(r"```python\n(.+?)\n```", section, re.S)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    status, source, ref = capsys.readouterr().out.split()
+    assert (status, source) == ("written", "user_stated")
+    assert ref.startswith("folder:workspaces/web-shop.md#")
