@@ -3,14 +3,16 @@
 Each fixture file (``fixtures/evals/<category>.json``, schema in
 :mod:`memrepo.models.evals`) describes a memory repo and the queries to run against it.
 :func:`run_evals` builds each category's repo once in a temporary directory (files
-committed with the plain ``git`` command, as a person would; ``remember`` calls through
-:class:`~memrepo.engine.MemoryRepo` with a fixed clock), runs every case through
-``MemoryRepo.recall`` and scores the hits:
+committed with the plain ``git`` command, as a person would; ``remember`` and
+``swarm_note`` calls through :class:`~memrepo.engine.MemoryRepo` with a fixed clock; team
+repos published to local bare repos beside it and added with ``team_add``, so no
+network), runs every case through ``MemoryRepo.recall`` and scores the hits:
 
 * recall@k: the share of a case's ``expect`` texts found in the top k hits;
 * MRR: 1 / rank of the first hit holding any expected text (0 when none is within the
   limit);
 * a leak: a ``must_not`` text in any hit within the limit;
+* a misorder: an ``ordered`` case found its expected texts out of the listed order;
 * a failure: recall raised, or reported a failed lane. A failed case scores 0 and the run
   goes on.
 
@@ -45,6 +47,8 @@ from memrepo.models.evals import (
     Failure,
     FileText,
     Leak,
+    SwarmNoteStep,
+    TeamRepo,
 )
 from memrepo.models.recall import RecallHit
 
@@ -134,6 +138,7 @@ def run_evals(
         overall=summarize("overall", results),
         leaks=leaks,
         failures=failures,
+        misordered=[result.id for result in results if result.misordered],
         cases=results,
     )
 
@@ -213,6 +218,8 @@ def score_case(
         for rank, text in enumerate(texts, start=1)
         if _norm(bad) in text
     ]
+    found_ranks = [rank for rank in ranks if rank is not None]
+    misordered = case.ordered and found_ranks != sorted(found_ranks)
     at: dict[int, float | None] = dict.fromkeys(CUTOFFS)
     reciprocal: float | None = None
     if case.expect:
@@ -221,13 +228,14 @@ def score_case(
             at[k] = found / len(case.expect)
         first = min((rank for rank in ranks if rank is not None), default=None)
         reciprocal = 1.0 / first if first is not None else 0.0
-    imperfect = leaks or any(rank is None or rank > 1 for rank in ranks)
+    imperfect = leaks or misordered or any(rank is None or rank > 1 for rank in ranks)
     return CaseResult(
         id=case.id,
         category=category,
         query=_preview(case.query),
         ranks=ranks,
         leaks=leaks,
+        misordered=misordered,
         recall_at_1=at[1],
         recall_at_5=at[5],
         recall_at_10=at[10],
@@ -258,6 +266,7 @@ def summarize(category: str, results: Sequence[CaseResult]) -> CategoryScore:
         mrr=mean(result.reciprocal_rank for result in scored),
         leaks=sum(len(result.leaks) for result in results),
         failures=sum(1 for result in results if result.error is not None),
+        misordered=sum(1 for result in results if result.misordered),
     )
 
 
@@ -265,7 +274,8 @@ def summarize(category: str, results: Sequence[CaseResult]) -> CategoryScore:
 
 
 def _build(setup: EvalSetup, root: Path) -> MemoryRepo:
-    """Build the memory of one category at `root` in the order EvalSetup documents."""
+    """Build the memory of one category at `root` in the order EvalSetup documents; team
+    repos are published beside it, under `root`'s parent."""
     root.mkdir(parents=True)
     _git(root, "init", "--quiet", "--initial-branch=main")
     if setup.files:
@@ -275,8 +285,15 @@ def _build(setup: EvalSetup, root: Path) -> MemoryRepo:
     try:
         for step in setup.settings:
             repo.set_workspace(step.workspace, memory=step.memory, privacy=step.privacy)
+        teams = root.parent / "teams"
+        for name, team in setup.teams.items():
+            _add_team(repo, name, _publish_team(teams / name, team.files))
+        for task in setup.tasks:
+            repo.swarms.add_task(task.id, task.title, parent=task.parent)
         for remember in setup.remember:
             repo.remember(**remember.model_dump(exclude_none=True))
+        _write_swarm_notes(repo, setup.swarm_notes)
+        _update_teams(repo, teams, setup.teams)
         if setup.committed_after:
             _write_files(root, setup.committed_after)
             _commit_all(root, "More notes written by hand")
@@ -285,6 +302,62 @@ def _build(setup: EvalSetup, root: Path) -> MemoryRepo:
         repo.close()
         raise
     return repo
+
+
+def _publish_team(work: Path, files: Mapping[str, FileText]) -> Path:
+    """What a teammate does: commit the team's files and push main to a bare repo (the
+    URL this memory adds). Returns the bare repo's path."""
+    bare = work.with_name(work.name + ".git")
+    work.mkdir(parents=True)
+    _git(work.parent, "init", "--quiet", "--bare", "--initial-branch=main", str(bare))
+    _git(work, "init", "--quiet", "--initial-branch=main")
+    _write_files(work, files)
+    _commit_all(work, "Team notes")
+    _git(work, "push", "--quiet", str(bare), "main")
+    return bare
+
+
+def _add_team(repo: MemoryRepo, name: str, url: Path) -> None:
+    info = repo.team_add(name, str(url))
+    if info.last_error is not None or info.commit is None:
+        # team_add keeps an unreachable team (sync retries it); an eval must not.
+        raise RuntimeError(f"team {name!r} could not be fetched: {info.last_error}")
+
+
+def _update_teams(repo: MemoryRepo, teams: Path, setup: Mapping[str, TeamRepo]) -> None:
+    """Push every team's `later` files, then fetch them all with one sync."""
+    changed = [name for name, team in setup.items() if team.later]
+    if not changed:
+        return
+    for name in changed:
+        work = teams / name
+        _write_files(work, setup[name].later)
+        _commit_all(work, "Team notes, later")
+        _git(work, "push", "--quiet", str(work.with_name(name + ".git")), "main")
+    report = repo.sync()
+    errors = [f"{team.name}: {team.error}" for team in report.teams if team.error]
+    if errors:
+        raise RuntimeError(f"team sync failed: {'; '.join(errors)}")
+
+
+def _write_swarm_notes(repo: MemoryRepo, notes: Sequence[SwarmNoteStep]) -> None:
+    """Write the notes in order; an answer's `answers` names an earlier question's text."""
+    questions: dict[str, str] = {}
+    for note in notes:
+        answers = None
+        if note.answers is not None:
+            answers = questions.get(note.answers)
+            if answers is None:
+                raise InvalidArgument(
+                    f"swarm note {note.text!r} answers {note.answers!r}, which is not the "
+                    "text of an earlier question note of this setup"
+                )
+        result = repo.swarm_note(
+            note.task_id, note.kind, note.text, sources=note.sources, author=note.author,
+            tainted=note.tainted, answers=answers,
+        )  # fmt: skip
+        if note.kind == "question" and result.ref is not None:
+            questions[note.text] = result.ref
 
 
 def _write_files(root: Path, files: Mapping[str, FileText]) -> None:

@@ -16,13 +16,13 @@ from memrepo.evals import DEFAULT_PATH, load_fixtures, run_evals, score_case, su
 from memrepo.models.evals import CaseResult, EvalCase
 from memrepo.models.recall import Provenance, RecallHit
 
-#: Overall recall@5 the shipped fixtures must reach. Measured 1.000 (recall@1 0.947, MRR
-#: 0.976, 190 scored cases of 224) when the gate was written; the margin absorbs about
-#: three ranking slips, not a lost feature.
+#: Overall recall@5 the shipped fixtures must reach. Measured 1.000 (recall@1 0.961, MRR
+#: 0.988, 242 scored cases of 299, team and swarm lanes included); the margin absorbs
+#: about four ranking slips, not a lost feature.
 MIN_RECALL_AT_5 = 0.98
 
 #: Categories whose cases check that something does NOT show (visibility rules).
-LEAK_CATEGORIES = ("privacy", "contact", "task", "workspace")
+LEAK_CATEGORIES = ("privacy", "contact", "task", "workspace", "swarm")
 
 
 def hit(text: str, ref: str | None = None) -> RecallHit:
@@ -67,6 +67,65 @@ TINY: dict[str, Any] = {
         {"id": "tiny-1", "query": "pnpm", "expect": ["Prefers pnpm"]},
         {"id": "tiny-2", "query": "10.0.4.17", "expect": ["Build server", "never there"]},
         {"id": "tiny-3", "query": "salary", "must_not": ["Salary is 92,000"]},
+    ],
+}
+
+
+#: A team repo and two swarms: the lanes that are not in the memory folder itself.
+LANES: dict[str, Any] = {
+    "category": "lanes",
+    "description": "a team repo that changes after it is added, and two swarms",
+    "setup": {
+        "files": {"MEMORY.md": ["# Memory", "", "- My deploys happen on Fridays", "", "## Index"]},
+        "teams": {
+            "core": {
+                "files": {
+                    "MEMORY.md": ["# Team", "", "- Team deploys happen on Tuesdays"],
+                    "runbooks/oncall.md": ["# Oncall", "", "- Page the database owner first"],
+                },
+                "later": {"MEMORY.md": ["# Team", "", "- Team deploys happen on Wednesdays"]},
+            }
+        },
+        "tasks": [
+            {"id": "root-1", "title": "Fix the flaky build"},
+            {"id": "child-1", "title": "Read the logs", "parent": "root-1"},
+            {"id": "root-2", "title": "Write release notes"},
+        ],
+        "swarm_notes": [
+            {"task_id": "child-1", "kind": "question", "text": "Do arm64 runners fail too?"},
+            {
+                "task_id": "root-1",
+                "kind": "answer",
+                "text": "Yes, arm64 runners fail as often",
+                "answers": "Do arm64 runners fail too?",
+            },
+            {"task_id": "root-2", "kind": "finding", "text": "Changelog lacks the arm64 note"},
+        ],
+    },
+    "cases": [
+        {
+            "id": "lanes-1",
+            "query": "when do deploys happen",
+            "expect": ["My deploys happen on Fridays", "Team deploys happen on Wednesdays"],
+            "must_not": ["Tuesdays"],
+            "ordered": True,
+        },
+        {"id": "lanes-2", "query": "database owner", "expect": ["Page the database owner"]},
+        {
+            "id": "lanes-3",
+            "query": "arm64 runners",
+            "options": {"task_id": "child-1"},
+            "expect": ["Do arm64 runners fail too?", "Yes, arm64 runners fail as often"],
+            "must_not": ["Changelog lacks"],
+        },
+        {
+            "id": "lanes-4",
+            "query": "arm64",
+            "options": {"task_id": "root-2"},
+            "expect": ["Changelog lacks the arm64 note"],
+            "must_not": ["arm64 runners fail"],
+        },
+        {"id": "lanes-5", "query": "arm64", "must_not": ["arm64"]},
     ],
 }
 
@@ -117,8 +176,10 @@ def test_summarize_averages_scored_cases_and_counts_leaks_and_failures() -> None
                    recall_at_5=0.5, recall_at_10=0.5, reciprocal_rank=0.25),
         CaseResult(id="n", category="c", query="q", error="boom"),
     ]  # fmt: skip
+    rows.append(CaseResult(id="m", category="c", query="q", misordered=True))
     score = summarize("c", rows)
-    assert (score.cases, score.scored, score.failures, score.leaks) == (3, 2, 1, 0)
+    assert (score.cases, score.scored, score.failures, score.leaks) == (4, 2, 1, 0)
+    assert score.misordered == 1
     assert score.recall_at_1 == 0.5
     assert score.recall_at_5 == 0.75
     assert score.mrr == 0.625
@@ -127,6 +188,28 @@ def test_summarize_averages_scored_cases_and_counts_leaks_and_failures() -> None
 def test_summarize_of_unscored_cases_has_no_metrics() -> None:
     score = summarize("c", [CaseResult(id="a", category="c", query="q")])
     assert score.recall_at_5 is None and score.mrr is None
+
+
+def test_an_ordered_case_found_out_of_order_is_misordered() -> None:
+    case = EvalCase(id="c", query="q", expect=["own fact", "team fact"], ordered=True)
+    wrong = score_case(case, [hit("x"), hit("team fact"), hit("own fact")], category="cat")
+    assert (wrong.ranks, wrong.misordered) == ([3, 2], True)
+    assert wrong.recall_at_5 == 1.0  # found is found: the order is judged on its own
+    assert len(wrong.hits) == 3
+    right = score_case(case, [hit("own fact"), hit("x"), hit("team fact")], category="cat")
+    assert (right.ranks, right.misordered) == ([1, 3], False)
+    missing = score_case(case, [hit("team fact")], category="cat")
+    assert (missing.ranks, missing.misordered) == ([None, 1], False)  # a miss, not a misorder
+
+
+def test_the_same_order_unasked_is_no_misorder() -> None:
+    case = EvalCase(id="c", query="q", expect=["own fact", "team fact"])
+    assert not score_case(case, [hit("team fact"), hit("own fact")], category="cat").misordered
+
+
+def test_ordered_needs_two_expectations() -> None:
+    with pytest.raises(ValueError, match="at least two"):
+        EvalCase(id="c", query="q", expect=["one"], ordered=True)
 
 
 def test_empty_expectation_text_is_rejected() -> None:
@@ -149,6 +232,58 @@ def test_run_evals_on_a_tiny_fixture_dir(tmp_path: Path) -> None:
     assert report.overall.recall_at_5 == 0.75
     assert report.overall.mrr == 1.0
     assert report.leaks == [] and report.failures == []
+
+
+def test_team_repos_and_swarm_notes_join_a_setup(tmp_path: Path) -> None:
+    """A team published to a local bare repo, then changed and synced; notes in two
+    swarms, one an answer naming its question by text: each reader sees what it may."""
+    write_fixture(tmp_path, "lanes", LANES)
+    report = run_evals(tmp_path)
+    assert report.failures == [] and report.leaks == [] and report.misordered == []
+    by_id = {case.id: case for case in report.cases}
+    assert by_id["lanes-1"].ranks == [1, 2]  # own folder 1.0 above team 0.8; sync followed
+    assert by_id["lanes-2"].ranks == [1]  # a team topic file
+    assert set(by_id["lanes-3"].ranks) == {1, 2}  # the answer was written
+    assert by_id["lanes-4"].ranks == [1]
+    assert report.overall.recall_at_5 == 1.0
+
+
+def test_a_team_or_swarm_leak_is_caught(tmp_path: Path) -> None:
+    """The leak check sees team and swarm hits: the gate could fail on these lanes."""
+    leaky = {
+        **LANES,
+        "cases": [
+            {"id": "l-1", "query": "database owner", "must_not": ["database owner"]},
+            {
+                "id": "l-2",
+                "query": "arm64",
+                "options": {"task_id": "child-1"},
+                "must_not": ["Yes, arm64"],
+            },
+        ],
+    }
+    write_fixture(tmp_path, "lanes", leaky)
+    report = run_evals(tmp_path)
+    assert sorted((leak.case_id, leak.ref.split(":")[0]) for leak in report.leaks) == [
+        ("l-1", "team"),
+        ("l-2", "swarm"),
+    ]
+
+
+def test_an_answer_to_an_unknown_question_fails_the_setup(tmp_path: Path) -> None:
+    setup = json.loads(json.dumps(LANES["setup"]))
+    setup["swarm_notes"][1]["answers"] = "Never asked?"
+    write_fixture(tmp_path, "lanes", {**LANES, "setup": setup})
+    report = run_evals(tmp_path)
+    assert len(report.failures) == len(LANES["cases"])
+    assert "not the text of an earlier question" in report.failures[0].message
+
+
+def test_a_team_that_cannot_be_added_fails_the_setup(tmp_path: Path) -> None:
+    setup = {**LANES["setup"], "teams": {"Not A Name": LANES["setup"]["teams"]["core"]}}
+    write_fixture(tmp_path, "lanes", {**LANES, "setup": setup})
+    report = run_evals(tmp_path)
+    assert "setup of lanes failed: InvalidArgument: team name" in report.failures[0].message
 
 
 def test_a_must_not_text_in_a_hit_is_a_leak(tmp_path: Path) -> None:
@@ -221,7 +356,7 @@ def test_cli_prints_a_table_and_exits_0_when_the_gate_holds(
     assert run_cli(["--path", str(tmp_path), "--min-recall-at-5", "0.7"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == [
-        "category", "cases", "R@1", "R@5", "R@10", "MRR", "leaks", "failed",
+        "category", "cases", "R@1", "R@5", "R@10", "MRR", "leaks", "failed", "order",
     ]  # fmt: skip
     assert "tiny" in out and out.splitlines()[-1].split()[:4] == ["overall", "3", "0.750", "0.750"]
 
@@ -241,6 +376,19 @@ def test_cli_exits_1_on_a_leak_and_lists_it(
     )
     assert run_cli(["--path", str(tmp_path)]) == 1
     assert "l-1: 'pnpm over' at rank 1" in capsys.readouterr().out
+
+
+def test_cli_exits_1_on_a_misordered_case_and_lists_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flipped = {
+        **LANES,
+        "cases": [{**LANES["cases"][0], "expect": LANES["cases"][0]["expect"][::-1]}],
+    }
+    write_fixture(tmp_path, "lanes", flipped)
+    assert run_cli(["--path", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "lanes-1: expected texts found at ranks 2, 1, not in the listed order" in out
 
 
 def test_cli_exits_1_on_a_failed_case(tmp_path: Path) -> None:
@@ -277,6 +425,19 @@ def test_fixtures_parse_with_unique_ids_and_enough_cases() -> None:
         assert all(case.id.startswith(f"{fixture.category}-") for case in fixture.cases)
 
 
+def test_the_team_and_swarm_lanes_are_covered() -> None:
+    """Team and swarm cases run against real team repos and swarm notes, with leak
+    cases (a must_not and nothing expected) for the swarm's visibility rule."""
+    fixtures = {fixture.category: fixture for fixture in load_fixtures()}
+    team, swarm = fixtures["team"], fixtures["swarm"]
+    assert len(team.setup.teams) >= 2 and any(t.later for t in team.setup.teams.values())
+    assert swarm.setup.swarm_notes and swarm.setup.tasks
+    assert len(team.cases) + len(swarm.cases) >= 30
+    assert sum(1 for case in team.cases if case.ordered) >= 3
+    swarm_leaks = [case for case in swarm.cases if case.must_not and not case.expect]
+    assert len(swarm_leaks) >= 8
+
+
 def test_every_leak_category_case_has_must_not() -> None:
     fixtures = {fixture.category: fixture for fixture in load_fixtures()}
     for name in LEAK_CATEGORIES:
@@ -294,4 +455,5 @@ def test_the_gate() -> None:
     ]
     assert report.failures == [], report.failures
     assert report.leaks == [], report.leaks
+    assert report.misordered == [], report.misordered
     assert (report.overall.recall_at_5 or 0.0) >= MIN_RECALL_AT_5, "\n".join(misses)

@@ -19,7 +19,8 @@ def register(commands: Subparsers) -> None:
         "eval",
         _eval,
         "Measure recall quality on the eval fixtures: recall@1/@5/@10, MRR and leaks per "
-        "category. Exits 1 below --min-recall-at-5, on any leak or on any failed case.",
+        "category. Exits 1 below --min-recall-at-5, on any leak, on any failed case and on "
+        "any case that found its ordered expectations out of order.",
         [
             "memrepo eval",
             "memrepo eval --category privacy --category accents",
@@ -76,7 +77,7 @@ def _exit_code(report: EvalReport, min_recall_at_5: float | None) -> int:
     return 0
 
 
-_HEADER = ("category", "cases", "R@1", "R@5", "R@10", "MRR", "leaks", "failed")
+_HEADER = ("category", "cases", "R@1", "R@5", "R@10", "MRR", "leaks", "failed", "order")
 
 
 def _row(score: CategoryScore) -> tuple[str, ...]:
@@ -92,6 +93,7 @@ def _row(score: CategoryScore) -> tuple[str, ...]:
         fmt(score.mrr),
         str(score.leaks),
         str(score.failures),
+        str(score.misordered),
     )
 
 
@@ -114,7 +116,7 @@ def _print_table(report: EvalReport) -> None:
 def _print_misses(report: EvalReport) -> None:
     for case in report.cases:
         missed = any(rank is None or rank > 5 for rank in case.ranks)
-        if not (missed or case.leaks):
+        if not (missed or case.leaks or case.misordered):
             continue
         ranks = ", ".join("-" if rank is None else str(rank) for rank in case.ranks)
         print(f"\n{case.id}: {case.query!r} (expected at ranks: {ranks or 'none expected'})")
@@ -131,3 +133,9 @@ def _print_problems(report: EvalReport) -> None:
         print(f"\n{count(len(report.failures), 'failed case', 'failed cases')}:")
         for failure in report.failures:
             print(f"  {failure.case_id}: {failure.message}")
+    if report.misordered:
+        ranks = {case.id: case.ranks for case in report.cases}
+        print(f"\n{count(len(report.misordered), 'misordered case', 'misordered cases')}:")
+        for case_id in report.misordered:
+            found = ", ".join("-" if rank is None else str(rank) for rank in ranks[case_id])
+            print(f"  {case_id}: expected texts found at ranks {found}, not in the listed order")

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from memrepo.errors import InvalidArgument, ToolInputError
-from memrepo.swarm.tool import SWARM_NOTE_TOOL
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
 from memrepo.tools.models import ForgetInput, RecallInput, RememberInput
+from memrepo.tools.swarm_note import SWARM_NOTE_TOOL
 from memrepo.tools.tool import Tool
 
 MEMORY_RECALL = Tool(

@@ -6,8 +6,8 @@ import pytest
 
 from memrepo import EntryNotFound, MemoryRepo
 from memrepo.errors import RoleRefused, ToolInputError
-from memrepo.swarm.tool import SWARM_NOTE
 from memrepo.tools import MemoryTools, ToolContext, default_registry
+from memrepo.tools.swarm_note import SWARM_NOTE
 
 from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT, Git, head
 
