@@ -1,0 +1,90 @@
+"""The memory_items verbs of `MemoryRepo`: read, explain, purge, workspace settings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memrepo.config import WorkspaceSettings, save_config
+from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.errors import EntryNotFound, InvalidArgument
+from memrepo.folder.paths import slugify
+from memrepo.models.folder import WhyReport
+from memrepo.models.items import (
+    ItemDetail,
+    ItemFilters,
+    MemoryItem,
+    PurgeReport,
+    RetentionReport,
+)
+
+
+class ItemsApi(RepoCore):
+    """memory_items: the SQLite store of contact, task and private facts, and the
+    settings that decide what reaches it."""
+
+    def list_items(self, filters: ItemFilters | None = None) -> list[MemoryItem]:
+        """Items matching `filters` (active, non-private ones by default)."""
+        return self.items.store.list(filters)
+
+    def item(self, ref: str) -> ItemDetail:
+        """One item (`memory:<id>` or the bare id) with the revisions it replaced."""
+        detail = self.items.store.get(ref.removeprefix(ITEM_PREFIX))
+        if detail is None:
+            raise EntryNotFound(ref, "no such memory item")
+        return detail
+
+    def why(self, ref: str) -> WhyReport:
+        """Where a memory came from: for a folder entry the commits that added, changed
+        and moved it (with their by/origin/task trailers), for an item its origin and the
+        chain of values it superseded."""
+        if not ref.startswith(ITEM_PREFIX):
+            return self.folder.why(ref)
+        item = self.item(ref).item
+        return WhyReport(
+            ref=item.ref,
+            store="items",
+            present=item.status == "active",
+            text=item.content,
+            explanation=self.items.why(item.id),
+        )
+
+    def run_retention(self, now: datetime | None = None) -> RetentionReport:
+        """Drop tombstones, expired items and old superseded revisions (reference §7)."""
+        return self.items.run_retention(now)
+
+    def purge_task(self, task_id: str, *, purge_derived: bool = False) -> PurgeReport:
+        """Delete a task's items (and what it inferred, with `purge_derived`); a root
+        task's swarm folder goes too, in one commit."""
+        report = self.items.purge_task(task_id, purge_derived)
+        self.swarms.remove_root_folder(task_id)
+        return report
+
+    def clear_global_items(self) -> PurgeReport:
+        """Delete every global-scope item (the folder is untouched: undo covers it)."""
+        return self.items.clear_global_items()
+
+    def clear_workspace(self, workspace: str, *, by: str = "user") -> PurgeReport:
+        """Delete a workspace's items and remove its folder file in one commit."""
+        key = slugify(workspace)
+        report = self.items.clear_workspace(key)
+        self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
+        return report
+
+    def set_workspace(
+        self, workspace: str, *, memory: bool | None = None, privacy: str | None = None
+    ) -> WorkspaceSettings:
+        """Turn a workspace's memory on or off and set its privacy mode (local config)."""
+        key = slugify(workspace)
+        current = self.config.workspace(key)
+        changes: dict[str, object] = {}
+        if memory is not None:
+            changes["enabled"] = memory
+        if privacy is not None:
+            changes["privacy"] = privacy
+        try:
+            updated = WorkspaceSettings.model_validate({**current.model_dump(), **changes})
+        except ValueError as exc:
+            raise InvalidArgument(f"privacy={privacy!r}: use normal, strict or disabled") from exc
+        self.config.workspaces[key] = updated
+        save_config(self.folder.state_dir, self.config)
+        return updated

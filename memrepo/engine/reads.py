@@ -1,0 +1,42 @@
+"""The read verbs of `MemoryRepo`: history, entries, files, worktree status, lint."""
+
+from __future__ import annotations
+
+from memrepo.engine.core import RepoCore
+from memrepo.errors import EntryNotFound, InvalidUtf8
+from memrepo.folder.paths import normalize_target
+from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
+
+
+class ReadsApi(RepoCore):
+    """Reads of the folder: what git holds and what a person left in the working tree."""
+
+    def log(self, limit: int | None = None, path: str | None = None) -> list[CommitInfo]:
+        """main's history, newest first."""
+        return self.folder.log(limit=limit, path=path)
+
+    def entries(self, path: str | None = None) -> list[EntryView]:
+        """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""
+        return self.folder.entries(normalize_target(self.root, path) if path else None)
+
+    def read_text(self, path: str) -> str:
+        """A memory file as it is in the working tree (what a person sees in an editor)."""
+        relative = normalize_target(self.root, path)
+        try:
+            data = (self.root / relative).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            raise EntryNotFound(path, "no such file in the memory repo") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidUtf8(relative, exc.start) from exc
+
+    def status(self) -> WorktreeStatus:
+        """Edits people left uncommitted."""
+        return self.folder.status()
+
+    def lint(self) -> LintReport:
+        """Format problems, broken links, unlisted files and secrets, with path and line."""
+        from memrepo.folder.lint import lint_folder
+
+        return lint_folder(self.folder)

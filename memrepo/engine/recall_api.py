@@ -1,0 +1,94 @@
+"""The recall verbs of `MemoryRepo`: search, expand, the index, prompt context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypedDict, Unpack
+
+from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
+
+if TYPE_CHECKING:
+    from memrepo.models.context import ContextBlocks, ContextRequest, MemoryUsed
+
+
+class ReaderContext(TypedDict, total=False):
+    """Who is reading (recall's visibility arguments)."""
+
+    workspace: str | None
+    include_private: bool
+    contact_ref: str | None
+    task_id: str | None
+    min_trust: str
+
+
+class RecallApi(RepoCore):
+    """Recall: one ranked answer from every lane, and the memory blocks of a prompt."""
+
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        workspace: str | None = None,
+        include_private: bool = False,
+        contact_ref: str | None = None,
+        task_id: str | None = None,
+        min_trust: str = "inferred",
+        lanes: Sequence[str] | None = None,
+        detail: Detail = "snippet",
+    ) -> RecallResult:
+        """Search every lane and fuse them into one ranked answer (DESIGN §6).
+
+        The query is plain text (never search syntax). Only what this reader may see is
+        searched: global facts and the active workspace's, task items for `task_id`,
+        contact items for `contact_ref`, private items with `include_private`, trust at
+        least `min_trust`. Raises RecallFailed when every lane fails.
+        """
+        from memrepo.recall.searcher import visibility_for
+
+        visibility = visibility_for(
+            workspace=workspace,
+            include_private=include_private,
+            contact_ref=contact_ref,
+            task_id=task_id,
+            min_trust=min_trust,
+            swarm=self.swarms.audience(task_id),
+        )
+        return self.searcher.recall(query, visibility, limit=limit, lanes=lanes, detail=detail)
+
+    def expand(self, refs: Sequence[str], **reader: Unpack[ReaderContext]) -> list[RecallHit]:
+        """The full text of `refs` under the same visibility as recall (hidden: absent);
+        `reader` takes recall's workspace, include_private, contact_ref, task_id and
+        min_trust."""
+        from memrepo.recall.searcher import visibility_for
+
+        swarm = self.swarms.audience(reader.get("task_id"))
+        return self.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
+
+    def mark_used(self, refs: Sequence[str]) -> None:
+        """Record that these items were put in a prompt or quoted (folder refs: no-op)."""
+        ids = [ref.removeprefix(ITEM_PREFIX) for ref in refs if ref.startswith(ITEM_PREFIX)]
+        if ids:
+            self.items.mark_used(ids)
+
+    def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
+        """Rebuild the whole index from git and memory_items; `progress` hears the
+        running document count every 1,000 documents."""
+        return self.searcher.reindex(progress)
+
+    def context(self, request: ContextRequest) -> ContextBlocks:
+        """The memory blocks of one prompt turn: gated, budgeted, sanitized (DESIGN §7).
+
+        A task inside a swarm gets the swarm layer without the host naming the swarm:
+        the task's parent chain says which one it is (never the caller)."""
+        if request.swarm is None and request.task_id:
+            swarm = self.swarms.audience(request.task_id)
+            if swarm is not None:
+                request = request.model_copy(update={"swarm": swarm})
+        return self.context_builder.build(request)
+
+    def on_memory_used(self, listener: Callable[[MemoryUsed], None]) -> Callable[[], None]:
+        """Hear the refs each surface injected, once per turn and again when they
+        change (attribution); returns a function that stops it."""
+        return self.context_builder.on_memory_used(listener)

@@ -1,0 +1,111 @@
+"""The sync verbs of `MemoryRepo`: remote, team repos, conflicts, git hooks (memrepo.sync)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Self, Unpack
+
+from memrepo.engine.core import RepoCore, RepoOptions
+
+if TYPE_CHECKING:
+    from memrepo.models.gitsetup import GitHooksReport
+    from memrepo.models.sync import (
+        ConflictBranch,
+        ConflictDetail,
+        RemoteInfo,
+        SyncReport,
+        SyncStatus,
+        TeamInfo,
+    )
+
+
+class SyncApi(RepoCore):
+    """Sync: the user's private remote, read-only team repos, and plain git working
+    alongside."""
+
+    @classmethod
+    def clone(
+        cls, url: str, path: str | Path, *, confirm_private: bool = False,
+        ssh_key: str | None = None, **options: Unpack[RepoOptions],
+    ) -> Self:  # fmt: skip
+        """A second machine starts from the user's private remote (refused without
+        `confirm_private`); an empty remote gives a new memory the first sync pushes."""
+        from memrepo.sync.api import clone
+
+        who, when = options.get("identity"), options.get("clock")
+        folder = clone(url, Path(path), confirm_private=confirm_private, ssh_key=ssh_key,
+                       identity=who, clock=when)  # fmt: skip
+        return cls(folder)
+
+    def set_remote(
+        self, url: str, *, confirm_private: bool = False, ssh_key: str | None = None
+    ) -> RemoteInfo:
+        """Sync with `url`, only once the user confirms it is private and theirs; a URL
+        with credentials, or a team repo's, is refused."""
+        from memrepo.sync.api import set_remote
+
+        return set_remote(self.folder, url, confirm_private=confirm_private, ssh_key=ssh_key)
+
+    def remote(self) -> RemoteInfo | None:
+        """The configured remote, or None."""
+        from memrepo.sync.api import remote
+
+        return remote(self.folder)
+
+    def remove_remote(self) -> RemoteInfo | None:
+        """Stop syncing (the remote is untouched); returns what was removed."""
+        from memrepo.sync.api import remove_remote
+
+        return remove_remote(self.folder)
+
+    def sync(self, *, progress: Callable[[str], None] | None = None) -> SyncReport:
+        """Commit pending edits, fetch, merge entry by entry, push main (never forced,
+        nothing else), then fetch the team repos; raises when it fails (and records it)."""
+        from memrepo.sync.api import sync
+
+        return sync(self.folder, progress=progress)
+
+    def sync_status(self) -> SyncStatus:
+        """Last success and error, ahead/behind, conflict branches, teams (no network)."""
+        from memrepo.sync.api import sync_status
+
+        return sync_status(self.folder)
+
+    def team_add(self, name: str, url: str) -> TeamInfo:
+        """Add a read-only team memory repo (at most three) and fetch it."""
+        from memrepo.sync.api import team_add
+
+        return team_add(self.folder, name, url)
+
+    def team_list(self) -> list[TeamInfo]:
+        """The team repos and the state of their local clones."""
+        from memrepo.sync.api import team_list
+
+        return team_list(self.folder)
+
+    def team_remove(self, name: str) -> TeamInfo:
+        """Forget a team repo and delete its local clone."""
+        from memrepo.sync.api import team_remove
+
+        return team_remove(self.folder, name)
+
+    def conflicts(self) -> list[ConflictBranch]:
+        """Branches holding the losing side of sync merges, oldest first."""
+        from memrepo.sync.api import conflicts
+
+        return conflicts(self.folder)
+
+    def conflict(self, name: str) -> ConflictDetail:
+        """One conflict branch: both versions of each conflicted path, and the diff."""
+        from memrepo.sync.api import conflict
+
+        return conflict(self.folder, name)
+
+    def install_git_hooks(self) -> GitHooksReport:
+        """Make a plain `git pull` merge entries like sync does (a merge driver) and check
+        commits people make by hand (pre-commit: secrets block, format warns). Writes only
+        inside .git/; running it again changes nothing."""
+        from memrepo.sync.hooks import install_git_hooks
+
+        return install_git_hooks(self.root)

@@ -1,0 +1,70 @@
+"""The transfer verbs of `MemoryRepo`: export, restore, import (memrepo.transfer)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memrepo.engine.core import RepoCore
+
+if TYPE_CHECKING:
+    from memrepo.models.transfer import (
+        ExportFormat,
+        ExportResult,
+        ImportFormat,
+        ImportReport,
+        RestoreResult,
+    )
+    from memrepo.transfer.crypto import KdfParams
+
+
+class TransferApi(RepoCore):
+    """Transfer: the whole memory in one file and back, and other agents' memories in."""
+
+    def export(
+        self,
+        path: str | Path,
+        *,
+        encrypt: bool = False,
+        include_private: bool = False,
+        force: bool = False,
+        format: ExportFormat = "bundle",
+        passphrase: str | None = None,
+        kdf: KdfParams | None = None,
+    ) -> ExportResult:
+        """The whole memory in one file: a git bundle with full history, memory_items rows
+        and the local config (never credentials); `format="jsonl"` writes flat facts.
+        `encrypt` seals it with AES-256-GCM under a scrypt key from `passphrase`, else
+        $MEMREPO_PASSPHRASE, else a terminal prompt. Private items need `encrypt`."""
+        from memrepo.transfer.export import export_repo
+
+        return export_repo(
+            self._repo, path, encrypt=encrypt, include_private=include_private, force=force,
+            format=format, passphrase=passphrase, kdf=kdf,
+        )  # fmt: skip
+
+    @classmethod
+    def restore(
+        cls, path: str | Path, target: str | Path, *, passphrase: str | None = None
+    ) -> RestoreResult:
+        """A new memory repo at `target` from an export; the whole file is verified first,
+        and on any error (wrong passphrase, damage) `target` is left as it was."""
+        from memrepo.transfer.restore import restore_archive
+
+        return restore_archive(path, target, passphrase=passphrase)
+
+    def import_memory(
+        self,
+        path: str | Path,
+        *,
+        source: ImportFormat,
+        dry_run: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        """Import another agent's memory (claude-code, letta or jsonl) through the normal
+        screening and routing, as one commit; importing the same input again adds
+        nothing. `progress` hears the running fact count every 1,000 facts."""
+        from memrepo.transfer.importing import import_memory
+
+        return import_memory(self._repo, source, path, dry_run=dry_run, progress=progress)

@@ -1,0 +1,252 @@
+"""The write verbs of `MemoryRepo`: remember, forget, undo, feedback.
+
+They run the write pipeline of DESIGN §3: screening (hygiene), routing (folder or
+memory_items, see `memrepo.routing`), then hand the write to the layer that owns the
+store: the folder owns git, `memrepo.items` owns SQLite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import UTC, date, datetime, time
+
+from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.errors import EntryNotFound, FeedbackRefused, InvalidArgument
+from memrepo.folder.paths import normalize_target, slugify
+from memrepo.folder.repo import ENTRY_POINT, EntryWrite
+from memrepo.formats import normalize_text
+from memrepo.hygiene import redact_secrets, screen
+from memrepo.items.vocab import EXPLICIT_SOURCES
+from memrepo.models import ForgetResult, UndoResult, WriteResult
+from memrepo.models.items import ItemWriteResult, candidate
+from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
+
+BY_VALUES = ("user", "agent", "dream", "import")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class WritesApi(RepoCore):
+    """Writes: every fact goes through screening and routing before a store sees it."""
+
+    def remember(
+        self,
+        text: str,
+        *,
+        file: str | None = None,
+        workspace: str | None = None,
+        subject: str | None = None,
+        source: str | None = None,
+        kind: str | None = None,
+        by: str = "agent",
+        task_id: str | None = None,
+        no_memory: bool = False,
+        origin_text: str | None = None,
+        expires: str | date | None = None,
+        tainted: bool = False,
+        origin: str = "remember",
+        author: str | None = None,
+        contact_ref: str | None = None,
+        scope: str | None = None,
+        private: bool = False,
+        source_kind: str | None = None,
+        pinned: bool = False,
+    ) -> WriteResult:
+        """Screen `text`, route it, and store it: a folder entry in one commit, or an item.
+
+        Contact facts (`contact_ref`), task-bound facts (`scope="task"`), private facts,
+        facts of a strict-privacy workspace and third-party text (`source_kind=
+        "third_party"`) go to memory_items and never into git. `source_kind` is the trust
+        of the statement (user_stated ... third_party); without it, `by` implies it.
+        """
+        if by not in BY_VALUES:
+            raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
+        trust = source_for(by, source_kind)
+        key = slugify(workspace) if workspace and workspace.strip() else None
+        settings = self.config.workspace(key)
+        route = choose_route(
+            workspace=key,
+            contact_ref=contact_ref,
+            scope=scope,
+            task_id=task_id,
+            private=private,
+            source=trust,
+            settings=settings,
+        )
+        if route.store == "items":
+            if file is not None:
+                raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
+            return self._remember_item(
+                text, route, key, subject, source, kind, trust, task_id, no_memory,
+                origin_text, expires, pinned,
+            )  # fmt: skip
+        path = self._target(file, workspace)  # a bad path is an error even for skipped text
+        screened = screen(text, origin_text=origin_text, no_memory=no_memory)
+        if screened.text is None:
+            return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
+        if not settings.memory_on and trust not in EXPLICIT_SOURCES:
+            return WriteResult(status="skipped", reason="memory_disabled")
+        metadata = self._metadata(
+            source=source,
+            by=SOURCE_TO_BY[trust] if source_kind else by,
+            origin=origin,
+            subject=subject,
+            kind=kind,
+            author=author,
+            expires=expires,
+            tainted=tainted,
+        )
+        title = f"Workspace: {' '.join(workspace.split())}" if workspace and file is None else None
+        write = EntryWrite(
+            path=path,
+            text=screened.text,
+            metadata=metadata,
+            by=metadata["by"],
+            origin=origin,
+            task=task_id,
+            title=title,
+            redacted=screened.redacted,
+            truncated=screened.truncated,
+        )
+        return self.folder.write_entry(write)
+
+    def _remember_item(
+        self,
+        text: str,
+        route: Route,
+        workspace_id: str | None,
+        subject: str | None,
+        source: str | None,
+        kind: str | None,
+        trust: str,
+        task_id: str | None,
+        no_memory: bool,
+        origin_text: str | None,
+        expires: str | date | None,
+        pinned: bool,
+    ) -> WriteResult:
+        fields: dict[str, object] = {
+            "content": text,
+            "kind": kind or "fact",
+            "scope": route.scope,
+            "workspace_id": workspace_id,
+            "scope_ref": route.scope_ref,
+            "subject_key": subject,
+            "source": trust,
+            "pinned": pinned,
+            "privacy": "private" if route.private else None,
+            "task_id": task_id,
+            "origin_text": origin_text,
+            "no_memory": no_memory,
+        }
+        if source and source.strip():
+            fields["source_ref"] = {"store": "link", "id": redact_secrets(source.strip())[0]}
+        if expires is not None:
+            day = date.fromisoformat(_date_value(expires))
+            fields["expires_at"] = datetime.combine(day, time(23, 59, 59), tzinfo=UTC)
+        return _item_result(self.items.ingest(candidate(**fields)))
+
+    def _target(self, file: str | None, workspace: str | None) -> str:
+        if file is not None:
+            return normalize_target(self.root, file)
+        if workspace and workspace.strip():
+            return normalize_target(self.root, f"workspaces/{slugify(workspace)}.md")
+        return ENTRY_POINT
+
+    def _metadata(
+        self,
+        *,
+        source: str | None,
+        by: str,
+        origin: str,
+        subject: str | None,
+        kind: str | None,
+        author: str | None,
+        expires: str | date | None,
+        tainted: bool,
+    ) -> dict[str, str]:
+        meta: dict[str, str] = {}
+        if source and source.strip():
+            meta["source"] = _clean(redact_secrets(source)[0])
+        meta["added"] = self.folder.clock.now().date().isoformat()
+        meta["by"] = by
+        meta["origin"] = origin
+        for key, value in (("subject", subject), ("kind", kind), ("author", author)):
+            if value and value.strip():
+                meta[key] = _clean(redact_secrets(value)[0])
+        if expires is not None:
+            meta["expires"] = _date_value(expires)
+        if tainted:
+            meta["tainted"] = "yes"
+        return meta
+
+    def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
+        """Remove `ref`: a folder entry in one commit, or a memory item (every revision
+        scrubbed to a tombstone that the next retention run drops)."""
+        if ref.startswith("team:"):  # team repos are read-only (DESIGN §9)
+            from memrepo.sync.api import refuse_team_ref
+
+            refuse_team_ref(ref)
+        if not ref.startswith(ITEM_PREFIX):
+            return self.folder.forget(ref, by=by, task=task_id)
+        item_id = ref.removeprefix(ITEM_PREFIX)
+        detail = self.items.store.get(item_id)
+        if detail is None or detail.item.status == "deleted":
+            raise EntryNotFound(ref, "no such memory item")
+        self.items.set_status(item_id, "deleted")
+        return ForgetResult(ref=ref, store="items", path=None, text=detail.item.content)
+
+    def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
+        """Reverse one commit entry by entry (default: the newest memrepo write)."""
+        return self.folder.undo(commit, by=by)
+
+    def record_feedback(
+        self, reason: str, *, workspace: str, from_owner: bool = True
+    ) -> WriteResult:
+        """A thumbs-down or edit reason from the workspace owner becomes a correction the
+        agent sees in L0 from then on; a repeat of the same reason replaces its line
+        (same subject) instead of piling up. Feedback from anyone else is refused: it
+        would let a third party steer the agent's standing instructions."""
+        if not from_owner:
+            raise FeedbackRefused(workspace)
+        if not workspace.strip():
+            raise InvalidArgument("feedback needs the workspace it is about")
+        digest = hashlib.sha256(normalize_text(reason).encode("utf-8", "surrogatepass"))
+        return self.remember(
+            reason,
+            workspace=workspace,
+            subject=f"feedback:{digest.hexdigest()[:12]}",
+            kind="correction",
+            by="user",
+            origin="feedback",
+        )
+
+
+def _item_result(result: ItemWriteResult) -> WriteResult:
+    if result.status == "skipped":
+        holder = f"{ITEM_PREFIX}{result.holder_id}" if result.holder_id else None
+        return WriteResult(status="skipped", store="items", reason=result.reason, ref=holder)
+    assert result.item is not None
+    return WriteResult(
+        status="written",
+        store="items",
+        action=result.action,
+        ref=result.item.ref,
+        redacted=result.redacted,
+        truncated=result.truncated,
+    )
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.split())
+
+
+def _date_value(value: str | date) -> str:
+    text = value.isoformat() if isinstance(value, date) else value.strip()
+    if not _DATE.match(text):
+        raise InvalidArgument(f"expires={value!r}: use YYYY-MM-DD")
+    try:
+        date.fromisoformat(text)
+    except ValueError as exc:
+        raise InvalidArgument(f"expires={value!r}: not a real date") from exc
+    return text
