@@ -22,6 +22,7 @@ from memrepo.models import (
     ForgetResult,
     LintProblem,
     LintReport,
+    SyncStatus,
     UndoResult,
     WorktreeStatus,
     WriteResult,
@@ -318,7 +319,25 @@ def _status(args: argparse.Namespace) -> int:
             for path in paths:
                 print(f"{label:<9} {path}")
         print("the next memrepo write commits these first, as their own commit (by: user)")
+    if status.sync is not None and not args.json:
+        print(_sync_line(status.sync))
     return 0
+
+
+def _sync_line(sync: SyncStatus) -> str:
+    """One line a person can act on: where sync stands and what is waiting."""
+    parts = [f"sync: {sync.remote or 'no remote (teams only)'}"]
+    if sync.last_success is not None:
+        parts.append(f"last success {sync.last_success:%Y-%m-%d %H:%M}")
+    elif sync.remote:
+        parts.append("never synced")
+    if sync.ahead is not None and sync.behind is not None:
+        parts.append(f"ahead {sync.ahead}, behind {sync.behind}")
+    if sync.conflict_branches:
+        parts.append(f"{len(sync.conflict_branches)} conflict branch(es): memrepo conflicts list")
+    if sync.last_error:
+        parts.append(f"last error: {sync.last_error}")
+    return "; ".join(parts)
 
 
 def _lint(args: argparse.Namespace) -> int:

@@ -13,25 +13,26 @@ are never merged, however alike they read. Candidate pairs come from prefix filt
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from memrepo.dreaming import similarity
 from memrepo.dreaming.ops import best_by_trust, describe, make_op, merged_line
 from memrepo.dreaming.snapshot import Fact, Snapshot
-from memrepo.formats import normalize_text
 from memrepo.models.dream import Op, PassName
+
+#: What two texts must share to be one fact: their numbers and their negations.
+Guard = tuple[tuple[str, ...], frozenset[str]]
 
 
 def find_exact(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
     """One merge op per group of exact duplicates."""
+    # Nearly every text is unique: count them first (a pass in C), group only repeats.
+    seen = Counter(fact.norm for fact in snap.facts)
     groups: dict[tuple[str, str, str], list[Fact]] = defaultdict(list)
     for fact in snap.facts:
-        if fact.key in claimed:
-            continue
-        norm = normalize_text(fact.entry.text)
-        if norm:
-            groups[(fact.group, fact.subject, norm)].append(fact)
+        if seen[fact.norm] > 1 and fact.norm and fact.key not in claimed:
+            groups[(fact.group, fact.subject, fact.norm)].append(fact)
     ops: list[Op] = []
     for facts in groups.values():
         if len(facts) > 1:
@@ -42,7 +43,7 @@ def find_exact(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
 
 def find_near(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
     """One merge op per cluster of near duplicates (always for review)."""
-    facts = [f for f in snap.facts if f.key not in claimed and f.entry.text.strip()]
+    facts = [f for f in snap.facts if f.norm and (f.path, f.entry.line_no) not in claimed]
     ops: list[Op] = []
     for cluster in _clusters(facts):
         kept = best_by_trust(cluster)
@@ -73,19 +74,8 @@ def compatible(a: Fact, b: Fact) -> bool:
 
 
 def _clusters(facts: Sequence[Fact]) -> list[list[Fact]]:
-    """Union-find over accepted pairs. Blocks first: a pair must share its visibility
-    group and its guard (numbers, negations), so only facts in one block are compared,
-    and within a block only those sharing a prefix gram."""
-    guards = [similarity.guard(f.entry.text) for f in facts]
-    blocks: dict[tuple[object, ...], list[int]] = defaultdict(list)
-    for i, fact in enumerate(facts):
-        blocks[(fact.group, guards[i])].append(i)
-    shapes = {
-        i: similarity.shape(facts[i].entry.text, guards[i])
-        for members in blocks.values()
-        if len(members) > 1
-        for i in members
-    }
+    """Union-find over accepted pairs. Only facts in one block are compared (see
+    `_blocks`), and within a block only those sharing a prefix gram."""
     parent = list(range(len(facts)))
 
     def root(i: int) -> int:
@@ -94,9 +84,10 @@ def _clusters(facts: Sequence[Fact]) -> list[list[Fact]]:
             i = parent[i]
         return i
 
-    for members in blocks.values():
-        if len(members) < 2:
-            continue
+    compared: list[int] = []
+    for checked, members in _blocks(facts):
+        compared += members
+        shapes = {i: similarity.shape(facts[i].entry.text, checked) for i in members}
         frequency = similarity.count(shapes[i].grams for i in members)
         index: dict[str, list[int]] = defaultdict(list)
         for i in members:
@@ -108,9 +99,34 @@ def _clusters(facts: Sequence[Fact]) -> list[list[Fact]]:
                 if _accept(facts[i], facts[j], shapes[i], shapes[j]):
                     parent[root(i)] = root(j)
     clusters: dict[int, list[Fact]] = defaultdict(list)
-    for i, fact in enumerate(facts):
-        clusters[root(i)].append(fact)
+    for i in sorted(compared):
+        clusters[root(i)].append(facts[i])
     return [c for c in clusters.values() if len(c) > 1]
+
+
+def _blocks(facts: Sequence[Fact]) -> list[tuple[Guard, list[int]]]:
+    """Facts that may be near duplicates: the same visibility group and the same guard
+    (numbers, then negations). Numbers split first because they are cheap to find and
+    nearly always tell facts apart; negations are looked for only in what is left."""
+    keys = [(f.group, numbers) for f, numbers in zip(facts, _numbers(facts), strict=True)]
+    seen = Counter(keys)
+    by_numbers: dict[tuple[str, tuple[str, ...]], list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        if seen[key] > 1:
+            by_numbers[key].append(i)
+    blocks: list[tuple[Guard, list[int]]] = []
+    for (_group, numbers), members in by_numbers.items():
+        if len(members) < 2:
+            continue
+        by_negations: dict[frozenset[str], list[int]] = defaultdict(list)
+        for i in members:
+            by_negations[similarity.negations(facts[i].norm)].append(i)
+        blocks += [((numbers, neg), same) for neg, same in by_negations.items() if len(same) > 1]
+    return blocks
+
+
+def _numbers(facts: Sequence[Fact]) -> list[tuple[str, ...]]:
+    return list(map(similarity.numbers, (f.norm for f in facts)))
 
 
 def _accept(a: Fact, b: Fact, shape_a: similarity.Shape, shape_b: similarity.Shape) -> bool:

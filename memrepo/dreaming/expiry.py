@@ -17,7 +17,7 @@ from memrepo.models.dream import Op
 def find_expired(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
     """One remove per entry whose `expires` is before today (the day itself still counts)."""
     ops: list[Op] = []
-    for fact in snap.facts:
+    for fact in snap.with_expiry:
         expires = _expiry(fact)
         if expires is None or expires >= snap.today or fact.key in claimed:
             continue

@@ -127,7 +127,6 @@ def accept_review(
             )
         head = branches.begin_dream(folder)
         changes = apply_ops(lambda path: branches.read_at(folder, head, path), chosen)
-        changes = {p: d for p, d in changes.items() if d != branches.read_at(folder, head, p)}
         commit = None
         if changes:
             message = branches.dream_message(

@@ -96,7 +96,7 @@ def _plan(
     ops += find_near(snap, claimed)
     ops += find_contradictions(snap, claimed)
     link_ops, broken, moved = find_broken_links(
-        snap, claimed, lambda paths: find_renames(folder, paths)
+        snap, claimed, lambda paths: find_renames(folder, paths, existing=snap.files)
     )
     ops += link_ops
     ops += find_unlisted(snap, moved)
@@ -113,8 +113,10 @@ def _plan(
 
 def _no_secret(op: Op) -> bool:
     """A deterministic op never rewrites a line holding a secret (lint reports it)."""
+    if not op.text:
+        return True
     try:
-        check_text(op.text or "", "a dream change")
+        check_text(op.text, "a dream change")
     except DreamError:
         return False
     return True
@@ -128,20 +130,27 @@ def _write(
     started: datetime,
     progress: Progress | None,
 ) -> tuple[str | None, str | None]:
+    """The review branch, then the safe commit (the branch goes again if that fails).
+
+    Both change sets are worked out first so their blobs go into the object database
+    in one write; the commits then only add trees and move refs.
+    """
+    review_changes = apply_ops(snap.files.get, review) if review else {}
+    safe_changes = apply_ops(snap.files.get, safe) if safe else {}
+    contents = [*review_changes.values(), *safe_changes.values()]
+    branches.store_blobs(folder, (data for data in contents if data is not None))
     name: str | None = None
     if review:
         if progress is not None:
             progress("writing")
         name = branches.next_review_name(folder, started.date())
-        changes = apply_ops(snap.files.get, review)
         message = review_message(review, name)
-        branches.create_review_branch(folder, name, changes, message, snap.commit)
+        branches.create_review_branch(folder, name, review_changes, message, snap.commit)
     try:
         if not safe:
             return None, name
         if progress is not None:
             progress("writing")
-        changes = apply_ops(snap.files.get, safe)
         message = branches.dream_message(
             f"Dream: {len(safe)} safe change{'s' if len(safe) != 1 else ''}",
             by="dream",
@@ -149,7 +158,7 @@ def _write(
             passes=[op.found_by for op in safe],
             fingerprints=[op.fingerprint for op in safe],
         )
-        return branches.commit_on_main(folder, changes, message, snap.commit), name
+        return branches.commit_on_main(folder, safe_changes, message, snap.commit), name
     except BaseException:
         if name is not None:
             branches.delete_review_branch(folder, name)

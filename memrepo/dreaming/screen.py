@@ -111,7 +111,7 @@ def ops_from_answer(
 def _entries(proposal: ModelOp, snap: Snapshot, what: str) -> list[Fact]:
     facts: list[Fact] = []
     for handle in proposal.entries:
-        fact = snap.by_handle.get(handle)
+        fact = snap.find(handle)
         if fact is None:
             raise DreamModelError(
                 f"{what} refers to entry {handle!r}, which does not exist; "

@@ -12,19 +12,18 @@ from collections import defaultdict
 
 from memrepo.dreaming.ops import best_by_trust, describe, make_op
 from memrepo.dreaming.snapshot import Fact, Snapshot
-from memrepo.formats import normalize_text
 from memrepo.models.dream import Op
 
 
 def find_contradictions(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
     """One remove op per subject with several values, naming the value kept."""
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-    for fact in snap.facts:
-        if fact.subject and fact.key not in claimed:
+    for fact in snap.with_subject:
+        if fact.key not in claimed:
             groups[(fact.group, fact.subject)].append(fact)
     ops: list[Op] = []
     for (_group, subject), facts in groups.items():
-        if len({normalize_text(f.entry.text) for f in facts}) < 2:
+        if len({f.norm for f in facts}) < 2:
             continue
         kept = best_by_trust(facts)
         losers = [f for f in facts if f is not kept]

@@ -32,8 +32,14 @@ class ReadsApi(RepoCore):
             raise InvalidUtf8(relative, exc.start) from exc
 
     def status(self) -> WorktreeStatus:
-        """Edits people left uncommitted."""
-        return self.folder.status()
+        """Edits people left uncommitted, and the sync state when a remote or a team repo
+        is configured (last success, last error, ahead/behind, conflict branches)."""
+        status = self.folder.status()
+        if self.config.remote is None and not self.config.teams:
+            return status
+        from memrepo.sync.api import sync_status
+
+        return status.model_copy(update={"sync": sync_status(self.folder)})
 
     def lint(self) -> LintReport:
         """Format problems, broken links, unlisted files and secrets, with path and line."""

@@ -16,8 +16,9 @@ from datetime import date, datetime, timedelta, timezone
 import pygit2
 
 from memrepo.errors import RepoStateError, ReviewNotFound
-from memrepo.folder.gitstore import MAIN, build_tree, read_blob, walk_tree
+from memrepo.folder.gitstore import MAIN, build_tree, read_blob, store_blob, walk_tree
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
+from memrepo.folder.packs import write_blobs
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.undo import first_parent_history
 
@@ -88,6 +89,12 @@ def read_at(folder: MemoryFolder, commit_id: str, path: str) -> bytes | None:
     return read_blob(folder.repo, _commit(folder, commit_id).tree, path)
 
 
+def store_blobs(folder: MemoryFolder, contents: Iterable[bytes]) -> None:
+    """Put file contents in the object database ahead of `commit_on_main` and
+    `create_review_branch` (which then find them), as one pack when there are many."""
+    write_blobs(folder.repo, contents)
+
+
 def commit_on_main(
     folder: MemoryFolder, changes: Mapping[str, bytes | None], message: str, parent_id: str
 ) -> str:
@@ -122,7 +129,7 @@ def create_review_branch(
     _check_review_name(name)
     repo = folder.repo
     base = _commit(folder, base_id)
-    blobs = {p: (repo.create_blob(d) if d is not None else None) for p, d in changes.items()}
+    blobs = {p: (store_blob(repo, d) if d is not None else None) for p, d in changes.items()}
     tree = build_tree(repo, base.tree, blobs)
     if tree is None:
         tree = repo.TreeBuilder().write()

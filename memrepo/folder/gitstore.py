@@ -202,7 +202,7 @@ class GitStore:
         Caller holds the write lock. Raises RepoStateError if main moved meanwhile.
         """
         blob_ids: dict[str, pygit2.Oid | None] = {
-            path: (self.repo.create_blob(data) if data is not None else None)
+            path: (store_blob(self.repo, data) if data is not None else None)
             for path, data in changes.items()
         }
         tree_id = build_tree(self.repo, parent.tree, blob_ids)
@@ -383,6 +383,14 @@ def _write_new_file(path: Path, data: bytes) -> None:
 
 
 # --- tree helpers (pure functions over the object database) ----------------------------
+
+
+def store_blob(repo: pygit2.Repository, data: bytes) -> pygit2.Oid:
+    """The blob's id, written only when the object database lacks it: libgit2 stages a
+    temp file for every `create_blob`, even of a blob it has (a dream packs its blobs
+    first, see `folder/packs.py`)."""
+    oid = pygit2.hash(data)
+    return oid if oid in repo else repo.create_blob(data)
 
 
 def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:

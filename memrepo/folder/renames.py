@@ -8,11 +8,12 @@ similarity, and the walk stops as soon as every missing path is accounted for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import pygit2
-from pygit2.enums import DeltaStatus, DiffFind
+from pygit2.enums import DeltaStatus, DiffFind, FileMode
 
+from memrepo.folder.gitstore import walk_tree
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.undo import first_parent_history
 
@@ -21,15 +22,25 @@ _MAX_HOPS = 20
 
 
 def find_renames(
-    folder: MemoryFolder, missing: Iterable[str], *, max_commits: int = MAX_COMMITS
+    folder: MemoryFolder,
+    missing: Iterable[str],
+    *,
+    existing: Collection[str] | None = None,
+    max_commits: int = MAX_COMMITS,
 ) -> dict[str, str]:
     """For each missing path, the path git says it was renamed to, when that path exists
-    at main (renames are followed through several commits)."""
+    at main (renames are followed through several commits). `existing` is main's paths
+    when the caller already has them (else they are listed from main's tree)."""
     wanted = set(missing)
     head = folder.store.main_commit()
     if head is None or not wanted:
         return {}
-    existing = {path for path, _ in folder.store.iter_files(head)}
+    if existing is None:
+        existing = {
+            path
+            for path, _oid, mode in walk_tree(folder.repo, head.tree)
+            if mode in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+        }
     renamed: dict[str, str] = {}
     found: dict[str, str] = {}
     for n, commit in enumerate(first_parent_history(folder.repo, head)):
@@ -54,7 +65,7 @@ def _renames_in(repo: pygit2.Repository, commit: pygit2.Commit) -> dict[str, str
     }
 
 
-def _follow(path: str, renamed: dict[str, str], existing: set[str]) -> str | None:
+def _follow(path: str, renamed: dict[str, str], existing: Collection[str]) -> str | None:
     current = path
     for _ in range(_MAX_HOPS):
         nxt = renamed.get(current)

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memrepo.models.sync import SyncStatus
+
 By = Literal["user", "agent", "dream", "import"]
 WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
 EntryAction = Literal["added", "changed", "moved", "removed"]
@@ -109,6 +111,9 @@ class WorktreeStatus(_Frozen):
     modified: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+    #: Sync with the user's remote and the team repos, when either is configured
+    #: (read from local state, never the network): status is never silent about it.
+    sync: SyncStatus | None = None
 
     @property
     def clean(self) -> bool:
