@@ -198,3 +198,16 @@ def test_feedback_from_someone_else_is_refused_and_nothing_is_written(
 
     assert git(memory_repo.root, "rev-parse", "HEAD") == head
     assert not (memory_repo.root / "workspaces" / "ws.md").exists()
+
+
+def test_feedback_reaches_the_workspaces_l0(memory_repo: MemoryRepo) -> None:
+    from memrepo import ContextRequest
+
+    memory_repo.record_feedback("Show diffs instead of summarising them", workspace="Web shop")
+
+    mine = memory_repo.context(ContextRequest(workspace="Web shop", preview=True))
+    other = memory_repo.context(ContextRequest(workspace="Clinic", preview=True))
+
+    [l0] = [block for block in mine.blocks if block.name == "l0"]
+    assert "Show diffs instead of summarising them" in l0.text
+    assert "Show diffs" not in other.text
