@@ -64,26 +64,14 @@ from memrepo.errors import (
 )
 from memrepo.models import (
     CommitInfo,
-    ContextBlocks,
-    ContextRequest,
-    DreamReport,
     EntryView,
-    ExportResult,
     ForgetResult,
-    HealthReport,
-    ImportReport,
-    InjectionDecision,
-    InjectionInputs,
     ItemFilters,
     LintProblem,
     LintReport,
     MemoryItem,
     RecallHit,
     RecallResult,
-    RestoreResult,
-    SourcesReport,
-    SwarmNoteResult,
-    SwarmView,
     SyncReport,
     SyncStatus,
     UndoResult,
@@ -95,6 +83,16 @@ from memrepo.models import (
 if TYPE_CHECKING:
     from memrepo.dreaming import DreamModel, OfflineModel
     from memrepo.dreaming.openai import OpenAIModel
+    from memrepo.models.context import (
+        ContextBlocks,
+        ContextRequest,
+        InjectionDecision,
+        InjectionInputs,
+    )
+    from memrepo.models.dream import DreamReport
+    from memrepo.models.health import HealthReport, SourcesReport
+    from memrepo.models.swarm import SwarmNoteResult, SwarmView
+    from memrepo.models.transfer import ExportResult, ImportReport, RestoreResult
     from memrepo.recall.context_lines import ContextSource, SourceLine
     from memrepo.recall.gate import resolve_memory_injection
     from memrepo.recall.lanes import Lane
@@ -113,6 +111,18 @@ __version__ = "0.1.0"
 
 #: Names loaded on first access (PEP 562), by the module that defines them.
 _LAZY = {
+    "ContextBlocks": "memrepo.models.context",
+    "ContextRequest": "memrepo.models.context",
+    "DreamReport": "memrepo.models.dream",
+    "ExportResult": "memrepo.models.transfer",
+    "HealthReport": "memrepo.models.health",
+    "ImportReport": "memrepo.models.transfer",
+    "InjectionDecision": "memrepo.models.context",
+    "InjectionInputs": "memrepo.models.context",
+    "RestoreResult": "memrepo.models.transfer",
+    "SourcesReport": "memrepo.models.health",
+    "SwarmNoteResult": "memrepo.models.swarm",
+    "SwarmView": "memrepo.models.swarm",
     "ContextSource": "memrepo.recall.context_lines",
     "CredentialProvider": "memrepo.sync.credentials",
     "DreamModel": "memrepo.dreaming",

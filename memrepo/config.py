@@ -13,9 +13,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memrepo.errors import MemrepoError
-from memrepo.models.context import ContextBudgets
 from memrepo.models.items import PrivacyMode
-from memrepo.models.sync import RemoteSettings, TeamSettings
+from memrepo.models.settings import ContextBudgets, RemoteSettings, TeamSettings
 
 CONFIG_NAME = "config.json"
 

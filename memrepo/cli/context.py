@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
-from memrepo.models.context import GATE_LAYERS, ContextBlocks, ContextRequest
+
+if TYPE_CHECKING:
+    from memrepo.models.context import ContextBlocks
 
 
 def register(commands: Subparsers) -> None:
@@ -38,6 +41,8 @@ def register(commands: Subparsers) -> None:
 
 
 def _context(args: argparse.Namespace) -> int:
+    from memrepo.models.context import ContextRequest
+
     request = ContextRequest(
         query=args.query,
         surface=args.surface,
@@ -58,6 +63,8 @@ def _context(args: argparse.Namespace) -> int:
 
 def describe(result: ContextBlocks) -> str:
     """The injected text, then the gate's decision, refs, sizes and any failure."""
+    from memrepo.models.context import GATE_LAYERS
+
     parts = [result.text or "(no memory for this turn)", "", "--- gate"]
     decision = result.decision
     for layer in GATE_LAYERS:

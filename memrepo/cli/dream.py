@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import JSON_FLAG, REPO_AFTER, Subparsers, command, open_repo, print_json
-from memrepo.models.dream import DreamReport, Op
+
+if TYPE_CHECKING:
+    from memrepo.models.dream import DreamReport, Op
 
 _ACTION = [REPO_AFTER, JSON_FLAG]
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
-from memrepo.models.gitsetup import GitHooksReport
+
+if TYPE_CHECKING:
+    from memrepo.models.gitsetup import GitHooksReport
 
 
 def register(commands: Subparsers) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
-from memrepo.models.health import HealthCheck, HealthReport, SourceCount, SourcesReport
+
+if TYPE_CHECKING:
+    from memrepo.models.health import HealthCheck, HealthReport, SourceCount, SourcesReport
 
 #: Exit code of `memrepo health --ci` when a check failed (errors exit 1 too: non-zero).
 UNHEALTHY = 1

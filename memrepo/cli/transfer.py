@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, open_repo, print_json
 from memrepo.engine import MemoryRepo
-from memrepo.models.transfer import ImportReport
+
+if TYPE_CHECKING:
+    from memrepo.models.transfer import ImportReport
 
 _SHOWN_PROBLEMS = 10
 

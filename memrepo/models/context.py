@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.models.items import PrivacyMode
+from memrepo.models.settings import ContextBudgets as ContextBudgets
 
 Surface = Literal["plan_step", "chat", "follow_up"]
 Gateway = Literal["private", "group", "public"]
@@ -32,23 +33,6 @@ BlockName = Literal["l0", "l1", "swarm"]
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ContextBudgets(BaseModel):
-    """Token budgets of the prompt blocks (DESIGN §7), set in the local config.
-
-    L1 is bigger for a plan step (the step works on it) than for the compact surfaces
-    (chat, follow-up), where memory shares the system prompt with everything else.
-    """
-
-    model_config = ConfigDict(extra="allow")
-
-    l0_tokens: int = Field(default=600, ge=0)
-    l1_plan_step_tokens: int = Field(default=400, ge=0)
-    l1_compact_tokens: int = Field(default=250, ge=0)
-    swarm_tokens: int = Field(default=400, ge=0)
-    #: How many hits L1 asks recall for (L0 overlap and the budget cut it further).
-    l1_hits: int = Field(default=12, ge=1)
 
 
 class InjectionInputs(_Frozen):

@@ -11,6 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memrepo.models.settings import RemoteSettings as RemoteSettings
+from memrepo.models.settings import TeamSettings as TeamSettings
+
 ConflictKind = Literal["subject", "lines", "binary", "delete_modify"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
 
@@ -20,29 +23,6 @@ MAX_TEAMS = 3
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RemoteSettings(BaseModel):
-    """The user's own remote: set only after they confirmed it is private and theirs.
-
-    `ssh_key` is a path to a private key file the user chose (the key stays where it is;
-    memrepo stores the path, never a secret).
-    """
-
-    model_config = ConfigDict(extra="allow")
-
-    url: str
-    confirmed: bool = False
-    ssh_key: str | None = None
-
-
-class TeamSettings(BaseModel):
-    """One read-only team memory repo: a name (used in refs) and where to fetch it."""
-
-    model_config = ConfigDict(extra="allow")
-
-    name: str
-    url: str
 
 
 class ConflictInfo(_Frozen):

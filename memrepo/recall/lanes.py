@@ -58,7 +58,7 @@ class SharedIndexSearch:
     def _search(
         self, query: PlainQuery, visibility: Visibility, wanted: int
     ) -> dict[str, list[LaneHit]]:
-        if query.is_empty:
+        if query.is_empty or not self.lanes:
             return {}
         filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
         found = self.store.search(query.all_terms, filter_terms=filters, limit=wanted)

@@ -72,8 +72,14 @@ class Searcher:
             self._store.close()
             self._store = None
 
-    def lanes(self, names: Sequence[str] | None) -> list[Lane]:
-        shared = SharedIndexSearch(self.store(), INDEX_LANES)
+    def lanes(
+        self, names: Sequence[str] | None, visibility: Visibility | None = None
+    ) -> list[Lane]:
+        """The lanes to search (all, or `names`). The shared index search asks Whoosh for
+        `limit` hits per index lane it covers, so it covers only lanes that can answer
+        this reader: the team lane when a team is configured, the swarm lane for a reader
+        inside a swarm. An idle lane would double the hits collected and scored."""
+        shared = SharedIndexSearch(self.store(), self._live_index_lanes(names, visibility))
         built: list[Lane] = [
             *(IndexLane(name, LANE_WEIGHTS[name], shared) for name in INDEX_LANES),
             *self.extra_lanes,
@@ -89,6 +95,20 @@ class Searcher:
         if unknown:
             raise InvalidArgument(f"unknown lane(s): {', '.join(sorted(unknown))}")
         return [lane for lane in built if lane.name in names]
+
+    def _live_index_lanes(
+        self, names: Sequence[str] | None, visibility: Visibility | None
+    ) -> tuple[str, ...]:
+        live = []
+        for name in INDEX_LANES:
+            if names is not None and name not in names:
+                continue
+            if name == "team" and not self.folder.config.teams:
+                continue
+            if name == "swarm" and visibility is not None and not visibility.swarm:
+                continue
+            live.append(name)
+        return tuple(live)
 
     def _fresh(self, action: Callable[[IndexStore], T]) -> T:
         """Sync the index, then run `action`; an index deleted or damaged under an open
@@ -117,7 +137,7 @@ class Searcher:
         detail: Detail,
     ) -> RecallResult:
         def search(_store: IndexStore) -> RecallResult:
-            chosen = self.lanes(lanes)
+            chosen = self.lanes(lanes, visibility)
             return run_recall(query, chosen, visibility, limit=limit, detail=detail)
 
         return self._fresh(search)
