@@ -64,7 +64,6 @@ _UNREACHABLE_SIGNS = (
     "index-pack failed",
     "fetch-pack: invalid index-pack output",
     "protocol error",
-    "host key verification failed",
 )
 
 
@@ -114,6 +113,11 @@ def classify_failure(url: str, action: str, stderr: str) -> SyncError:
             f"({said}); load your ssh key into ssh-agent, set its path with "
             "`memrepo remote set URL --ssh-key PATH --i-own-this-private-repo`, or store "
             "an HTTPS token in your git credential helper (memrepo never stores one)"
+        )
+    if "host key verification failed" in folded:
+        return RemoteUnreachable(
+            f"{action} {url}: ssh does not know this server's host key ({said}); connect "
+            "once with `ssh` yourself to check and accept its fingerprint, then sync again"
         )
     if any(sign in folded for sign in _UNREACHABLE_SIGNS):
         return RemoteUnreachable(

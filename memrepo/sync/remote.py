@@ -178,6 +178,10 @@ class GitRemote:
                 env=git_environment(self.credentials, self.url),
                 timeout=self.timeout,
                 check=False,
+                # ssh reads passphrases, passwords and host-key questions from /dev/tty,
+                # not stdin: without a terminal of its own it fails at once instead of
+                # stalling an agent's sync until the timeout.
+                start_new_session=True,
             )
         except subprocess.TimeoutExpired as exc:
             raise RemoteUnreachable(
