@@ -21,7 +21,7 @@ from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
-from memrepo.recall.teams import sync_team_lane
+from memrepo.recall.teams import TEAMS_KEY, sync_team_lane, team_docs, team_key
 from memrepo.routing import BY_TO_SOURCE
 from memrepo.swarm.lane import split_note_path, swarm_doc
 
@@ -150,7 +150,10 @@ class Projection:
             hot, item_docs, self.items_error = "", (), exc
         counts = [0, 0]
 
+        teams = team_key(self.folder)  # before reading, so a fetch meanwhile is caught
+
         def everything() -> Iterator[IndexDoc]:
+            yield from team_docs(self.folder)  # in the same commit: no second writer pass
             for lane, docs in enumerate((self._folder_docs(head, dirty), item_docs)):
                 for doc in docs:
                     counts[lane] += 1
@@ -159,7 +162,7 @@ class Projection:
                     yield doc
 
         store.bulk_load(everything())
-        sync_team_lane(store, self.folder, force=True)
+        store.set_reflected(TEAMS_KEY, teams)
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)

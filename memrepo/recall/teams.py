@@ -42,21 +42,20 @@ def team_docs(folder: MemoryFolder) -> Iterator[IndexDoc]:
                 )
 
 
-def _reflected_key(folder: MemoryFolder) -> str:
+def team_key(folder: MemoryFolder) -> str:
+    """What the team lane reflects: each configured team's fetched head."""
     heads = {
         t.name: team_head(folder.state_dir, t.name) or "" for t in team_settings(folder.config)
     }
     return json.dumps(heads, sort_keys=True)
 
 
-def sync_team_lane(store: IndexStore, folder: MemoryFolder, *, force: bool = False) -> None:
+def sync_team_lane(store: IndexStore, folder: MemoryFolder) -> None:
     """Bring the team lane up to the team clones (all of it, when anything changed)."""
-    if not team_settings(folder.config) and not force:
-        reflected = store.reflected(TEAMS_KEY)
-        if reflected in (None, "{}"):
-            return  # no teams now and none indexed: nothing to read or delete
-    key = _reflected_key(folder)
-    if not force and store.reflected(TEAMS_KEY) == key:
+    if not team_settings(folder.config) and store.reflected(TEAMS_KEY) in (None, "{}"):
+        return  # no teams now and none indexed: nothing to read or delete
+    key = team_key(folder)
+    if store.reflected(TEAMS_KEY) == key:
         return
     store.replace(list(team_docs(folder)), delete_lanes=[LANE])
     store.set_reflected(TEAMS_KEY, key)
