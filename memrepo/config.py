@@ -6,15 +6,14 @@ because people open it in an editor when something needs a nudge.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.errors import MemrepoError
 from memrepo.models.items import PrivacyMode
 from memrepo.models.settings import ContextBudgets, RemoteSettings, TeamSettings
+from memrepo.statefile import read_state, write_state
 
 CONFIG_NAME = "config.json"
 
@@ -64,19 +63,11 @@ def load_config(state_dir: Path) -> LocalConfig:
     """Read the config, or the defaults when there is none yet."""
     path = state_dir / CONFIG_NAME
     try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return LocalConfig()
-    try:
-        return LocalConfig.model_validate(json.loads(raw))
-    except (ValueError, ValidationError) as exc:
+        return read_state(path, LocalConfig) or LocalConfig()
+    except ValueError as exc:
         raise MemrepoError(f"{path}: invalid config ({exc}); fix or delete the file") from exc
 
 
 def save_config(state_dir: Path, config: LocalConfig) -> None:
     """Write atomically so a crash never leaves half a config."""
-    state_dir.mkdir(parents=True, exist_ok=True)
-    path = state_dir / CONFIG_NAME
-    tmp = path.with_suffix(f".tmp-{os.getpid()}")
-    tmp.write_text(config.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_state(state_dir / CONFIG_NAME, config)

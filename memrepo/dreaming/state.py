@@ -12,14 +12,13 @@ change the person already turned down).
 
 from __future__ import annotations
 
-import json
-import os
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.errors import DreamError
+from memrepo.statefile import read_state, write_state
 
 STATE_NAME = "dream.json"
 
@@ -63,12 +62,8 @@ class DreamState(BaseModel):
 def load_state(state_dir: Path) -> DreamState:
     path = state_dir / STATE_NAME
     try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return DreamState()
-    try:
-        return DreamState.model_validate(json.loads(raw))
-    except (ValueError, ValidationError) as exc:
+        return read_state(path, DreamState) or DreamState()
+    except ValueError as exc:
         raise DreamError(
             f"{path}: unreadable dream state ({exc}); fix it, or delete it to forget "
             "every rejected and undone dream change"
@@ -76,8 +71,4 @@ def load_state(state_dir: Path) -> DreamState:
 
 
 def save_state(state_dir: Path, state: DreamState) -> None:
-    state_dir.mkdir(parents=True, exist_ok=True)
-    path = state_dir / STATE_NAME
-    tmp = path.with_name(f"{STATE_NAME}.tmp-{os.getpid()}")
-    tmp.write_text(state.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_state(state_dir / STATE_NAME, state, indent=1)

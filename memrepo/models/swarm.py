@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memrepo.models.folder import SkipReason, WriteAction
+from memrepo.models.folder import WriteResult
 from memrepo.models.items import PurgeReport
 
 SwarmKind = Literal["finding", "ruled_out", "question", "answer"]
@@ -96,23 +96,11 @@ class SwarmBlock(_Frozen):
     tokens: int = 0
 
 
-class SwarmNoteResult(_Frozen):
-    """What `swarm_note` did: written (inserted, or reinforced when already there) or
-    skipped (the screen's reason; nothing was written)."""
+class SwarmNoteResult(WriteResult):
+    """What `swarm_note` did: a folder write (inserted, or reinforced when already there,
+    or skipped with the screen's reason) plus the kind of note it was."""
 
-    status: Literal["written", "skipped"]
     kind: SwarmKind
-    action: WriteAction | None = None
-    reason: SkipReason | None = None
-    ref: str | None = None
-    path: str | None = None
-    commit: str | None = None
-    redacted: tuple[str, ...] = ()
-    truncated: bool = False
-
-    @property
-    def written(self) -> bool:
-        return self.status == "written"
 
 
 class SwarmSummary(_Frozen):

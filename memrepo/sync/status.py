@@ -9,17 +9,16 @@ write lock, atomically.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.folder.integrate import REMOTE_MAIN, conflict_branches
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import SyncStatus, TeamInfo
+from memrepo.statefile import read_state, write_state
 
 STATE_NAME = "sync.json"
 
@@ -50,10 +49,8 @@ def load_state(state_dir: Path) -> SyncState:
     truth, so it never blocks a sync)."""
     path = state_dir / STATE_NAME
     try:
-        return SyncState.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
-        return SyncState()
-    except (OSError, ValueError, ValidationError) as exc:
+        return read_state(path, SyncState) or SyncState()
+    except (OSError, ValueError) as exc:
         return SyncState(
             last_error=f"{path} was unreadable ({type(exc).__name__}) and was reset",
             last_error_kind="StatusReset",
@@ -64,11 +61,7 @@ def update_state(state_dir: Path, change: Callable[[SyncState], None]) -> SyncSt
     """Read, change and write the state atomically; caller holds the write lock."""
     state = load_state(state_dir)
     change(state)
-    state_dir.mkdir(parents=True, exist_ok=True)
-    path = state_dir / STATE_NAME
-    tmp = path.with_suffix(f".tmp-{os.getpid()}")
-    tmp.write_text(state.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_state(state_dir / STATE_NAME, state)
     return state
 
 
