@@ -165,8 +165,8 @@ def _record_team(
     update_state(folder.state_dir, change)
 
 
-def team_head(state_dir: Path, name: str) -> str | None:
-    """The commit a team clone's main is at (None before its first fetch)."""
+def _team_main(state_dir: Path, name: str) -> tuple[pygit2.Repository, pygit2.Oid] | None:
+    """The team clone and the commit its main is at; None before its first fetch."""
     path = team_dir(state_dir, name)
     if not (path / "HEAD").exists():
         return None
@@ -175,7 +175,15 @@ def team_head(state_dir: Path, name: str) -> str | None:
     except pygit2.GitError:
         return None
     ref = repo.references.get(_TEAM_MAIN)
-    return str(ref.target) if ref is not None else None
+    if ref is None or not isinstance(ref.target, pygit2.Oid):
+        return None  # a symbolic main is not what fetch writes: treat as not fetched
+    return repo, ref.target
+
+
+def team_head(state_dir: Path, name: str) -> str | None:
+    """The commit a team clone's main is at (None before its first fetch)."""
+    found = _team_main(state_dir, name)
+    return str(found[1]) if found is not None else None
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -200,17 +208,11 @@ def list_teams(folder: MemoryFolder) -> list[TeamInfo]:
 
 def team_files(state_dir: Path, name: str) -> tuple[str, list[tuple[str, bytes]]] | None:
     """The team clone's main commit and its regular files, or None before a fetch."""
-    path = team_dir(state_dir, name)
-    if not (path / "HEAD").exists():
+    found = _team_main(state_dir, name)
+    if found is None:
         return None
-    try:
-        repo = pygit2.Repository(str(path))
-    except pygit2.GitError:
-        return None
-    ref = repo.references.get(_TEAM_MAIN)
-    if ref is None:
-        return None
-    commit = repo[ref.target]
+    repo, head = found
+    commit = repo[head]
     assert isinstance(commit, pygit2.Commit)
     files = []
     for file_path, oid, mode in walk_tree(repo, commit.tree):
