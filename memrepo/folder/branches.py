@@ -16,7 +16,8 @@ from datetime import date, datetime, timedelta, timezone
 import pygit2
 
 from memrepo.errors import RepoStateError, ReviewNotFound
-from memrepo.folder.gitstore import MAIN, build_tree, read_blob, store_blob, walk_tree
+from memrepo.folder import bulkwrite
+from memrepo.folder.gitstore import MAIN, build_tree, read_blob, walk_tree
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
 from memrepo.folder.packs import write_blobs
 from memrepo.folder.repo import MemoryFolder
@@ -129,8 +130,7 @@ def create_review_branch(
     _check_review_name(name)
     repo = folder.repo
     base = _commit(folder, base_id)
-    blobs = {p: (store_blob(repo, d) if d is not None else None) for p, d in changes.items()}
-    tree = build_tree(repo, base.tree, blobs)
+    tree = build_tree(repo, base.tree, bulkwrite.store_blobs(repo, changes))
     if tree is None:
         tree = repo.TreeBuilder().write()
     when = folder.clock.now()

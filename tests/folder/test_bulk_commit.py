@@ -1,0 +1,158 @@
+"""Commits of many files at once (a dream's): index by blob id, then a stat refresh.
+
+Checked with the real `git` CLI: the index must match the commit, carry fresh stat data
+(`git diff-files` does not refresh, so stale stat data would list files), and still
+notice a person's edit made right after the write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pygit2
+
+from memrepo import MemoryRepo
+from memrepo.folder import branches, bulkwrite
+from memrepo.folder.bulkwrite import BULK_MIN
+from memrepo.folder.gitstore import build_tree
+
+Git = Callable[..., str]
+
+FILES = BULK_MIN + 4
+
+
+def _topic(n: int) -> str:
+    return f"topics/t{n % 3}/file{n:02d}.md"
+
+
+def _content(n: int, version: str) -> bytes:
+    return f"# Topic {n}\n\n- fact {n} in version {version} [by: agent]\n".encode()
+
+
+def _seeded(memory_repo: MemoryRepo) -> tuple[MemoryRepo, str]:
+    """A repo with FILES topic files plus one lone file, committed the small way."""
+    folder = memory_repo.folder
+    with folder.lock:
+        base = branches.begin_dream(folder)
+        for n in range(FILES):
+            changes: dict[str, bytes | None] = {_topic(n): _content(n, "one")}
+            base = branches.commit_on_main(folder, changes, f"seed {n}\n", base)
+        seed: dict[str, bytes | None] = {"lone/only.md": b"# Lone\n", "swap/old.md": b"# Old\n"}
+        base = branches.commit_on_main(folder, seed, "lone\n", base)
+    return memory_repo, base
+
+
+def _large_change() -> dict[str, bytes | None]:
+    changes: dict[str, bytes | None] = {_topic(n): _content(n, "two") for n in range(FILES)}
+    changes["lone/only.md"] = None
+    # Deleting the folder's only file, then writing a new one into that folder.
+    changes["swap/old.md"] = None
+    changes["swap/new.md"] = b"# New in swap\n"
+    changes["fresh/dir/new.md"] = b"# New\n\n- a brand new file [by: agent]\n"
+    return changes
+
+
+def test_large_commit_leaves_index_matching_and_fresh(memory_repo: MemoryRepo, git: Git) -> None:
+    repo, base = _seeded(memory_repo)
+    root = repo.root
+    with repo.folder.lock:
+        branches.commit_on_main(repo.folder, _large_change(), "dream: many files\n", base)
+    # diff-files compares stat data without refreshing it: stale entries would show here.
+    assert git(root, "diff-files", "--name-only") == ""
+    assert git(root, "ls-files", "-s").split() == _staged_from_head(git, root)
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
+    git(root, "diff", "--quiet")
+    git(root, "diff", "--cached", "--quiet")
+    assert not (root / "lone").exists()
+    assert (root / _topic(0)).read_bytes() == _content(0, "two")
+    assert (root / "fresh/dir/new.md").exists()
+    assert sorted(p.name for p in (root / "swap").iterdir()) == ["new.md"]
+
+
+def test_store_blobs_writes_only_missing_blobs(memory_repo: MemoryRepo, git: Git) -> None:
+    repo = memory_repo.folder.repo
+    known = repo.create_blob(b"already here\n")
+    ids = bulkwrite.store_blobs(repo, {"a.md": b"already here\n", "b.md": b"new\n", "c.md": None})
+    assert ids["a.md"] == known
+    assert ids["c.md"] is None
+    assert git(memory_repo.root, "cat-file", "-p", str(ids["b.md"])) == "new\n"
+
+
+def _staged_from_head(git: Git, root: Path) -> list[str]:
+    """`git ls-files -s` as it would read for an index that is exactly HEAD's tree."""
+    rows = []
+    for line in git(root, "ls-tree", "-r", "HEAD").splitlines():
+        meta, path = line.split("\t")
+        mode, _kind, oid = meta.split()
+        rows += [mode, oid, "0", path]
+    return rows
+
+
+def test_edit_right_after_a_large_commit_is_detected(memory_repo: MemoryRepo, git: Git) -> None:
+    repo, base = _seeded(memory_repo)
+    root = repo.root
+    with repo.folder.lock:
+        branches.commit_on_main(repo.folder, _large_change(), "dream: many files\n", base)
+    edited = _topic(5)
+    # Same size as what memrepo wrote, written within the same instant: only the content
+    # (and git's racy-timestamp check) can tell the difference.
+    (root / edited).write_bytes(_content(5, "TWO"))
+    assert git(root, "diff", "--name-only") == f"{edited}\n"
+    assert git(root, "status", "--porcelain") == f" M {edited}\n"
+    assert repo.folder.store.pending_edits().modified == (edited,)
+
+
+def test_crash_mid_large_write_is_rolled_forward(memory_repo: MemoryRepo, git: Git) -> None:
+    """Journal written, half the files in the worktree, main not moved: open finishes."""
+    repo, base = _seeded(memory_repo)
+    root = repo.root
+    folder = repo.folder
+    changes = _large_change()
+    commit_id = _commit_object(folder.repo, base, changes)
+    blob_ids = {p: str(pygit2.hash(d)) if d is not None else None for p, d in changes.items()}
+    folder.store._write_journal(str(commit_id), base, blob_ids)
+    for path, data in list(changes.items())[: FILES // 2]:
+        assert data is not None
+        (root / path).write_bytes(data)
+    reopened = MemoryRepo.open(root)
+    reopened.remember("written after the crash")
+    assert git(root, "rev-parse", "HEAD~1").strip() == str(commit_id)
+    for path, data in changes.items():
+        if data is None:
+            assert not (root / path).exists()
+        else:
+            assert (root / path).read_bytes() == data
+    assert git(root, "diff-files", "--name-only") == ""
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_crash_after_main_moved_catches_worktree_and_index_up(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    repo, base = _seeded(memory_repo)
+    root = repo.root
+    folder = repo.folder
+    changes = _large_change()
+    commit_id = _commit_object(folder.repo, base, changes)
+    blob_ids = {p: str(pygit2.hash(d)) if d is not None else None for p, d in changes.items()}
+    folder.store._write_journal(str(commit_id), base, blob_ids)
+    folder.repo.references["refs/heads/main"].set_target(commit_id)
+    MemoryRepo.open(root).entries()
+    assert (root / "fresh/dir/new.md").read_bytes() == changes["fresh/dir/new.md"]
+    assert not (root / "lone").exists()
+    assert git(root, "diff-files", "--name-only") == ""
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def _commit_object(
+    repo: pygit2.Repository, base: str, changes: dict[str, bytes | None]
+) -> pygit2.Oid:
+    """The commit a crashed writer had already stored before touching the worktree."""
+    parent = repo[base]
+    assert isinstance(parent, pygit2.Commit)
+    ids = {p: (repo.create_blob(d) if d is not None else None) for p, d in changes.items()}
+    tree = build_tree(repo, parent.tree, ids)
+    assert tree is not None
+    sig = pygit2.Signature("memrepo", "memrepo@localhost")
+    return repo.create_commit(None, sig, sig, "dream: crashed\n", tree, [parent.id])
