@@ -29,8 +29,14 @@ class UndoPlan:
     entries_restored: int = 0
 
 
+#: Commits a plain `undo` steps over: the initial commit, and sync's merge commits (their
+#: first-parent diff is everything the other machine wrote; a person who types `undo`
+#: means their own last write). Either can still be named explicitly.
+_NOT_DEFAULT_TARGETS = frozenset({"init", "sync"})
+
+
 def default_target(repo: pygit2.Repository, head: pygit2.Commit) -> pygit2.Commit:
-    """The newest memrepo commit that is not an undo and has not been undone."""
+    """The newest memrepo commit that is not an undo, a sync merge or undone already."""
     undone: set[str] = set()
     for commit in first_parent_history(repo, head):
         trailers = parse_trailers(commit.message)
@@ -40,7 +46,12 @@ def default_target(repo: pygit2.Repository, head: pygit2.Commit) -> pygit2.Commi
                 undone.add(undoes)
             continue
         origin = trailers.get(ORIGIN)
-        if origin and origin != "init" and str(commit.id) not in undone and commit.parents:
+        if (
+            origin
+            and origin not in _NOT_DEFAULT_TARGETS
+            and str(commit.id) not in undone
+            and commit.parents
+        ):
             return commit
     raise NothingToUndo("no memrepo commit left to undo")
 

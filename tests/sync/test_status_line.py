@@ -43,3 +43,22 @@ def test_a_failed_sync_shows_in_status(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_without_remote_or_teams_status_has_no_sync(memory_repo: MemoryRepo) -> None:
     assert memory_repo.status().sync is None
+
+
+def test_a_plain_undo_after_a_sync_undoes_my_write_not_the_merge(tmp_path: Path) -> None:
+    from .conftest import second_machine
+
+    url = str(make_bare(tmp_path / "remote.git"))
+    a = first_machine(tmp_path / "a", url)
+    b = second_machine(tmp_path / "b", url)
+    a.remember("Fact from machine A", by="user")
+    a.sync()
+    mine = b.remember("Fact from machine B", by="user")
+    b.sync()  # merges A's fact: a merge commit with origin sync on top of B's write
+    assert b.log(limit=1)[0].origin == "sync"
+
+    undone = b.undo()
+
+    assert undone.undone == mine.commit
+    texts = [e.text for e in b.entries()]
+    assert "Fact from machine A" in texts and "Fact from machine B" not in texts
