@@ -9,7 +9,6 @@ first use: a one-shot `memrepo recall` should not pay for the tool schemas or dr
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from memrepo.clock import Clock, FixedClock, Identity, SystemClock
@@ -62,6 +61,7 @@ from memrepo.errors import (
     UnrelatedHistories,
     UnsafeRemote,
 )
+from memrepo.lazy import load_attribute
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -143,12 +143,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memrepo' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+    return load_attribute(__name__, name, _LAZY, globals())
 
 
 __all__ = [

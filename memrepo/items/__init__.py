@@ -11,8 +11,9 @@ routing, the store and writer only when an item is actually touched.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from memrepo.lazy import load_attribute
 
 if TYPE_CHECKING:
     from memrepo.items.db import DB_NAME as DB_NAME
@@ -66,8 +67,8 @@ _HOMES = {
 __all__ = sorted(_HOMES)
 
 
+_MODULES = {name: f"memrepo.items.{home}" for name, home in _HOMES.items()}
+
+
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'memrepo.items' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"memrepo.items.{home}"), name)
+    return load_attribute(__name__, name, _MODULES, globals())

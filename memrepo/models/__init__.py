@@ -7,9 +7,9 @@ re-exports every public model so `from memrepo.models import X` works for all of
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from memrepo.lazy import load_attribute
 from memrepo.models.folder import (
     By,
     CommitInfo,
@@ -169,12 +169,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memrepo.models' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+    return load_attribute(__name__, name, _LAZY, globals())
 
 
 __all__ = [
