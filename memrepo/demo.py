@@ -104,6 +104,16 @@ class _Tour:
         self._recall("deploys staging", workspace=WORKSPACE)
         self._recall("dentist appointment")
         self._recall("dentist appointment", private=True)
+
+        self._section("10. Why it is there, and what an agent's prompt gets")
+        self._say("$ memrepo why 'folder:MEMORY.md#editor'")
+        why = self.repo.why("folder:MEMORY.md#editor")
+        self._say(why.explanation)
+        self._say(f'$ memrepo context "which editor?" --workspace "{WORKSPACE}"')
+        from memrepo.models.context import ContextRequest
+
+        request = ContextRequest(query="which editor?", workspace=WORKSPACE, preview=True)
+        self._say(self.repo.context(request).text)
         self.repo.close()
 
     def _recall(self, query: str, *, workspace: str | None = None, private: bool = False) -> None:
