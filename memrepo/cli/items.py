@@ -84,6 +84,7 @@ def _list(args: argparse.Namespace) -> int:
 def _item_line(item: MemoryItem) -> str:
     where = item.scope + (f":{item.scope_ref}" if item.scope_ref else "")
     flags = [item.source, item.privacy] + (["pinned"] if item.pinned else [])
+    flags += ["tainted"] if item.tainted else []
     return f"{item.ref}  [{where}; {', '.join(flags)}]  {item.content}"
 
 

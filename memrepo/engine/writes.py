@@ -78,7 +78,7 @@ class WritesApi(RepoCore):
                 raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
             return self._remember_item(
                 text, route, key, subject, source, kind, trust, task_id, no_memory,
-                origin_text, expires, pinned,
+                origin_text, expires, pinned, tainted,
             )  # fmt: skip
         path = self._target(file, workspace)  # a bad path is an error even for skipped text
         screened = screen(text, origin_text=origin_text, no_memory=no_memory)
@@ -124,6 +124,7 @@ class WritesApi(RepoCore):
         origin_text: str | None,
         expires: str | date | None,
         pinned: bool,
+        tainted: bool,
     ) -> WriteResult:
         fields: dict[str, object] = {
             "content": text,
@@ -138,6 +139,7 @@ class WritesApi(RepoCore):
             "task_id": task_id,
             "origin_text": origin_text,
             "no_memory": no_memory,
+            "tainted": tainted,
         }
         if source and source.strip():
             fields["source_ref"] = {"store": "link", "id": redact_secrets(source.strip())[0]}

@@ -4,6 +4,21 @@ Runs inside the writer's transaction. Every trust check happens before the first
 so an `outranked` verdict leaves the database as it was. Rows a new row replaces are set
 to `superseded` before it is inserted: the unique partial indexes only allow one active
 row per content hash and per subject, at every statement.
+
+Taint (a candidate written after the producer read untrusted content) follows what the
+tainted statement contributed, and never reaches a clean row it does not outrank:
+
+- A tainted candidate never supersedes, edits or archives a clean row of equal or higher
+  trust: that is `outranked`. A page the agent read must not overwrite what a clean
+  statement of the same standing said. With strictly higher trust it may (the new row is
+  tainted, so it is flagged wherever it shows).
+- A tainted restatement of a clean row's content changes nothing: no count, trust,
+  confidence, pin, expiry, subject or source link. The content is already known from a
+  clean statement; letting the echo raise it would launder the tainted claim through the
+  clean row, and marking the row tainted would let any page smear the user's facts.
+- A restatement of a tainted row keeps it tainted (and may raise it as usual: the row is
+  flagged wherever it shows), unless the restatement is clean and an explicit act of the
+  user (user_stated, user_confirmed, curated): the user vouched for it, so the taint clears.
 """
 
 from __future__ import annotations
@@ -14,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from memrepo.items._tx import ScopeKey, Tx
-from memrepo.items.vocab import outranks, trust_rank
+from memrepo.items.vocab import EXPLICIT_SOURCES, outranks, trust_rank
 from memrepo.models.items import (
     ItemAction,
     ItemCandidate,
@@ -86,16 +101,45 @@ def _same_record(p: Prepared, row: MemoryItem) -> bool:
     )
 
 
+def tainted_echo(row: MemoryItem, p: Prepared) -> bool:
+    """True when a tainted candidate meets a clean row: it may not change it at all."""
+    return p.candidate.tainted and not row.tainted
+
+
+def _taint_blocked(row: MemoryItem, p: Prepared) -> bool:
+    """A tainted candidate may not replace or close a clean row of equal or higher trust."""
+    return tainted_echo(row, p) and trust_rank(row.source) >= trust_rank(p.candidate.source)
+
+
+def _blocked(holder: MemoryItem, p: Prepared) -> bool:
+    """True when the candidate may not replace `holder` (lower trust, or the taint rule)."""
+    return outranks(holder.source, p.candidate.source) or _taint_blocked(holder, p)
+
+
+def merged_taint(row: MemoryItem, candidate: ItemCandidate) -> bool:
+    """The taint of `row` restated by `candidate` (see the module docstring)."""
+    if candidate.tainted:
+        return True
+    return row.tainted and candidate.source not in EXPLICIT_SOURCES
+
+
 def _edit(tx: Tx, p: Prepared, target: MemoryItem) -> Outcome:
     """An edit of a known record: unchanged -> updated; changed -> supersede it."""
     c = p.candidate
     if _same_record(p, target):
+        if tainted_echo(target, p):
+            return Outcome("updated", target)
         item = target.model_copy(
-            update={"confidence": c.confidence, "pinned": c.pinned, "updated_at": p.now}
+            update={
+                "confidence": c.confidence,
+                "pinned": c.pinned,
+                "tainted": merged_taint(target, c),
+                "updated_at": p.now,
+            }
         )
         tx.update(item)
         return Outcome("updated", item)
-    if outranks(target.source, c.source):
+    if _blocked(target, p):
         return Outcome(None, holder_id=target.id)
     subject = p.subject_key
     if not p.named and not target.derived_subject:
@@ -114,7 +158,7 @@ def _place(tx: Tx, p: Prepared, subject: str, edited: MemoryItem | None) -> Outc
     displaced = [] if edited is None else [edited]
     holder = tx.active_by_subject(p.key, subject)
     if holder is not None and (edited is None or holder.id != edited.id):
-        if outranks(holder.source, p.candidate.source):
+        if _blocked(holder, p):
             return Outcome(None, holder_id=holder.id)
         displaced.append(holder)
     ids = tuple(row.id for row in displaced)
@@ -125,8 +169,13 @@ def _place(tx: Tx, p: Prepared, subject: str, edited: MemoryItem | None) -> Outc
 
 
 def _reinforce(tx: Tx, p: Prepared, row: MemoryItem, superseded: tuple[str, ...] = ()) -> Outcome:
-    """The same content again: count it, keep the strongest trust, pin and privacy."""
+    """The same content again: count it, keep the strongest trust, pin and privacy.
+
+    A tainted echo of a clean row leaves the row as it was (the module docstring says why).
+    """
     c = p.candidate
+    if tainted_echo(row, p):
+        return Outcome("reinforced", row, superseded)
     update: dict[str, Any] = {
         "reinforced_count": row.reinforced_count + 1,
         "confidence": max(row.confidence, c.confidence),
@@ -135,13 +184,14 @@ def _reinforce(tx: Tx, p: Prepared, row: MemoryItem, superseded: tuple[str, ...]
         "source_ref": merge_ref(row.source_ref, c.source_ref),
         "privacy": "private" if "private" in (row.privacy, p.privacy) else "normal",
         "expires_at": _later(row.expires_at, c.expires_at),
+        "tainted": merged_taint(row, c),
         "updated_at": p.now,
     }
     if p.named and row.derived_subject:
         holder = tx.active_by_subject(p.key, p.subject_key)
         if holder is None:
             update["subject_key"] = p.subject_key
-        elif not outranks(holder.source, c.source):
+        elif not _blocked(holder, p):
             # Adopt the named subject: the holder's value is replaced by this content.
             tx.set_status([holder.id], "superseded", p.now)
             update["subject_key"] = p.subject_key
@@ -156,6 +206,8 @@ def _archive(tx: Tx, p: Prepared, target: MemoryItem | None) -> Outcome:
     """A closed record (a done commitment): close the matching active row, or store it."""
     if target is None or not _same_record(p, target):
         target = tx.active_by_hash(p.key, p.candidate.kind, p.content_hash)
+    if target is not None and _taint_blocked(target, p):
+        return Outcome(None, holder_id=target.id)
     if target is not None:
         item = target.model_copy(update={"status": "archived", "updated_at": p.now})
         tx.update(item)
@@ -211,4 +263,5 @@ def _new_item(p: Prepared, subject: str, supersedes_id: str | None) -> MemoryIte
         created_at=created,
         updated_at=p.now,
         expires_at=c.expires_at,
+        tainted=c.tainted,
     )

@@ -35,6 +35,7 @@ COLUMNS: tuple[str, ...] = (
     "updated_at",
     "last_used_at",
     "expires_at",
+    "tainted",
 )
 SELECT = f"SELECT {', '.join(COLUMNS)} FROM memory_items"
 INSERT = (
@@ -84,6 +85,7 @@ def to_item(row: Sequence[Any]) -> MemoryItem:
     values = dict(zip(COLUMNS, row, strict=True))
     values["source_ref"] = load_ref(values["source_ref"])
     values["pinned"] = bool(values["pinned"])
+    values["tainted"] = bool(values["tainted"])
     for name in ("created_at", "updated_at", "last_used_at", "expires_at"):
         values[name] = _opt_dt(values[name])
     return MemoryItem.model_validate(values)
@@ -94,6 +96,7 @@ def to_params(item: MemoryItem) -> tuple[Any, ...]:
     values = item.model_dump()
     values["source_ref"] = dump_ref(item.source_ref)
     values["pinned"] = int(item.pinned)
+    values["tainted"] = int(item.tainted)
     for name in ("created_at", "updated_at", "last_used_at", "expires_at"):
         values[name] = opt_ms(getattr(item, name))
     return tuple(values[name] for name in COLUMNS)

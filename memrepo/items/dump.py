@@ -6,7 +6,8 @@ a first line naming the columns, then one JSON array per row in that order. Arra
 rather than objects, and no pydantic round trip, because at 10,000 rows the per-row
 costs were most of an export's and a restore's time. Rows read back are still checked:
 the exact columns, text and integer types, the vocabularies, and the unique and foreign
-key constraints of the schema, all in one transaction.
+key constraints of the schema, all in one transaction. An export made before a column
+existed (`tainted`, schema version 4) restores with that column's default.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ _VOCABULARIES = [
     )
 ]
 _TEXT = [_AT[c] for c in ("id", "subject_key", "content", "content_hash")]
-_INTS = [_AT[c] for c in ("pinned", "reinforced_count", "created_at", "updated_at")]
+_INTS = [_AT[c] for c in ("pinned", "reinforced_count", "created_at", "updated_at", "tainted")]
+#: Columns added after exports already existed, and the value a row without them gets.
+_LATER_COLUMNS: dict[str, Any] = {"tainted": 0}
 # The same rebuild of the {store, id} lookup table as schema migration 2 does.
 _REFS = (
     "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
@@ -69,10 +72,11 @@ def load_rows(store: ItemStore, columns: Sequence[str], rows: Sequence[Row]) -> 
     Raises ValueError naming the first bad row (or a cycle of revisions), StoreError when
     the rows break the store's constraints; either way nothing is inserted.
     """
-    if sorted(columns) != sorted(COLUMNS) or len(columns) != len(COLUMNS):
-        raise ValueError(f"the columns are not memory_items' columns: {list(columns)}")
-    order = [list(columns).index(name) for name in COLUMNS]
-    params = [_checked(number, [row[i] for i in order]) for number, row in _numbered(rows)]
+    layout = _layout(columns)
+    params = [
+        _checked(number, [default if i is None else row[i] for i, default in layout])
+        for number, row in _numbered(rows, len(columns))
+    ]
     with store.transaction() as tx:
         tx.conn.executemany(INSERT, _parents_first(params))
         for statement in _REFS:
@@ -81,10 +85,27 @@ def load_rows(store: ItemStore, columns: Sequence[str], rows: Sequence[Row]) -> 
     return len(params)
 
 
-def _numbered(rows: Sequence[Row]) -> Iterator[tuple[int, Row]]:
+def _layout(columns: Sequence[str]) -> list[tuple[int | None, Any]]:
+    """Per column of ours: its position in the export's rows, or None and the default of
+    a later column the export lacks."""
+    given = list(columns)
+    missing = set(COLUMNS) - set(given)
+    if (
+        len(set(given)) != len(given)
+        or not set(given) <= set(COLUMNS)
+        or missing - _LATER_COLUMNS.keys()
+    ):
+        raise ValueError(f"the columns are not memory_items' columns: {given}")
+    return [
+        (given.index(name), None) if name in given else (None, _LATER_COLUMNS[name])
+        for name in COLUMNS
+    ]
+
+
+def _numbered(rows: Sequence[Row], width: int) -> Iterator[tuple[int, Row]]:
     for number, row in enumerate(rows, 1):
-        if not isinstance(row, list) or len(row) != len(COLUMNS):
-            raise ValueError(f"row {number} does not have {len(COLUMNS)} values")
+        if not isinstance(row, list) or len(row) != width:
+            raise ValueError(f"row {number} does not have {width} values")
         yield number, row
 
 

@@ -100,11 +100,17 @@ _CURATION = (
     "searched_at INTEGER NOT NULL) WITHOUT ROWID",
 )
 
+# tainted: 1 when the fact was written after the task read untrusted content (a web page,
+# a third party's mail), so recall and prompts can flag it as the folder's `tainted: yes`
+# does. Rows written before version 4 had no way to say so and stay 0.
+_TAINT = ("ALTER TABLE memory_items ADD COLUMN tainted INTEGER NOT NULL DEFAULT 0",)
+
 #: MIGRATIONS[n - 1] brings a file from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (_ITEMS, *_INVARIANTS, *_LOOKUPS),
     _META_AND_REFS,
     _CURATION,
+    _TAINT,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

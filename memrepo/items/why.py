@@ -33,6 +33,8 @@ def explain(detail: ItemDetail) -> str:
         parts.append("pinned")
     if item.privacy == "private":
         parts.append("private")
+    if item.tainted:
+        parts.append("tainted: written after the task read untrusted content")
     if item.scope == "contact":
         parts.append(f"about contact {item.scope_ref}")
     if item.task_id:

@@ -99,7 +99,9 @@ class ItemCandidate(_Frozen):
 
     `privacy=None` leaves privacy to policy (third-party text and strict workspaces are
     private). `mode="migration"` keeps `created_at` and skips live-only rules (edits by
-    source ref, workspace settings). Datetimes must carry a timezone.
+    source ref, workspace settings). Datetimes must carry a timezone. `tainted` says the
+    producer had read untrusted content when it wrote this: such a candidate never
+    changes or replaces a clean item it does not outrank (`memrepo.items._resolve`).
     """
 
     content: str
@@ -121,6 +123,7 @@ class ItemCandidate(_Frozen):
     no_memory: bool = False
     mode: Literal["live", "migration"] = "live"
     created_at: AwareDatetime | None = None
+    tainted: bool = False
 
     @field_validator("workspace_id", "scope_ref", "task_id", "origin_workspace_id")
     @classmethod
@@ -145,7 +148,11 @@ class ItemCandidate(_Frozen):
 
 
 class MemoryItem(_Frozen):
-    """One row of memory_items; datetimes are timezone-aware UTC."""
+    """One row of memory_items; datetimes are timezone-aware UTC.
+
+    `tainted`: written after untrusted input and not since vouched for by the user; recall
+    hits, prompt lines (`(tainted)`) and `why` say so.
+    """
 
     id: str
     workspace_id: str | None
@@ -168,6 +175,7 @@ class MemoryItem(_Frozen):
     updated_at: datetime
     last_used_at: datetime | None = None
     expires_at: datetime | None = None
+    tainted: bool = False
 
     @property
     def ref(self) -> str:

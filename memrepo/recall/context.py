@@ -228,6 +228,7 @@ class ContextBuilder:
             text=hit.text,
             origin=hit.lane,
             trust=item.source,
+            tainted=item.tainted,
             pinned=item.pinned,
             added=item.updated_at.isoformat(),
             subject=subject,

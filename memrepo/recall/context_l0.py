@@ -60,6 +60,8 @@ def standing(item: MemoryItem) -> bool:
         return True
     if item.source in UNTRUSTED:
         return False
+    if item.tainted and item.source not in EXPLICIT:
+        return False  # written after untrusted input: a standing line only once vouched for
     if item.source in EXPLICIT or item.kind in STANDING_KINDS:
         return True
     return item.kind == "preference" and not item.derived_subject
@@ -228,6 +230,7 @@ def item_lines(repo: MemoryRepo, key: L0Key, now: datetime) -> list[SourceLine]:
             text=item.content,
             origin="memory",
             trust=item.source,
+            tainted=item.tainted,
             pinned=item.pinned,
             added=item.updated_at.isoformat(),
             subject="" if item.derived_subject else item.subject_key,

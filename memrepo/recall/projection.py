@@ -89,6 +89,7 @@ def item_doc(item: MemoryItem) -> IndexDoc:
         status=item.status,
         by=item.source,
         added=item.created_at.date().isoformat(),
+        tainted=item.tainted,
         source=f"{item.source_ref.store}:{item.source_ref.id}" if item.source_ref else "",
         task_id=item.task_id or "",
         kind=item.kind,

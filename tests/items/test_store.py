@@ -76,7 +76,47 @@ def test_a_v1_file_is_upgraded_with_its_rows(tmp_path: Path) -> None:
         # The refs index was rebuilt from source_ref, aliases included.
         assert [i.id for i in store.find_by_source_ref("chat", "9")] == ["old"]
     conn = sqlite3.connect(path)
-    assert user_version(conn) == SCHEMA_VERSION == 3
+    assert user_version(conn) == SCHEMA_VERSION == 4
+    conn.close()
+
+
+def test_a_v3_file_gains_the_taint_column_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=3)
+    conn.execute(_ROW, ("old", "s1", "h1", "active"))
+    conn.execute(_ROW, ("older", "s0", "h0", "superseded"))
+    conn.execute("UPDATE memory_items SET pinned = 1, reinforced_count = 2 WHERE id = 'old'")
+    before = conn.execute("SELECT * FROM memory_items ORDER BY id").fetchall()
+    conn.close()
+    with ItemStore(path) as store:
+        (item,) = store.list()
+        assert (item.id, item.pinned, item.reinforced_count, item.tainted) == (
+            "old",
+            True,
+            2,
+            False,
+        )
+    conn = sqlite3.connect(path)
+    assert user_version(conn) == SCHEMA_VERSION == 4
+    # Every old value is kept; the new column reads 0 (nothing could be tainted before).
+    after = conn.execute("SELECT * FROM memory_items ORDER BY id").fetchall()
+    assert [row[:-1] for row in after] == before and [row[-1] for row in after] == [0, 0]
+    conn.close()
+
+
+def test_a_failed_migration_leaves_the_v3_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=3)
+    conn.execute(_ROW, ("old", "s1", "h1", "active"))
+    # A column the migration wants to add is already there: the ALTER fails mid-way.
+    conn.execute("ALTER TABLE memory_items ADD COLUMN tainted TEXT")
+    with pytest.raises(sqlite3.OperationalError, match="duplicate column"):
+        migrate(conn)
+    assert user_version(conn) == 3
+    assert conn.execute("SELECT id FROM memory_items").fetchall() == [("old",)]
+    assert not conn.in_transaction
     conn.close()
 
 
@@ -87,7 +127,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     before = path.read_bytes()
-    with pytest.raises(SchemaTooNew, match=r"99.*3"):
+    with pytest.raises(SchemaTooNew, match=r"99.*4"):
         ItemStore(path)
     assert path.read_bytes() == before
     assert not Path(f"{path}-wal").exists()
