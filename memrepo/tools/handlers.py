@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from memrepo.errors import InvalidArgument, PathOutsideRoot, ToolInputError
 from memrepo.folder.paths import slugify
-from memrepo.models import RecallHit
+from memrepo.models import RecallHit, WriteResult
 from memrepo.routing import choose_route
 from memrepo.tools.models import (
     RecallInput,
@@ -108,6 +108,7 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
         )
     except (InvalidArgument, PathOutsideRoot) as exc:
         raise ToolInputError(REMEMBER, [str(exc)]) from exc
+    tainted = _stored_as_tainted(env, result)
     return RememberOutput(
         status=result.status,
         ref=result.ref,
@@ -116,13 +117,28 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
         store=result.store,
         source="user_stated" if stated else "inferred",
         pinned=pinned and result.written and result.store == "items",
-        tainted=ctx.untrusted,
+        tainted=tainted,
         path=result.path,
         commit=result.commit,
         redacted=list(result.redacted),
         truncated=result.truncated,
-        note=_note(args, stated, ctx.untrusted, result.store),
+        note=_note(args, stated, tainted, result.store),
     )
+
+
+def _stored_as_tainted(env: ToolEnv, result: WriteResult) -> bool:
+    """Whether what is stored now is tainted, not whether this call was: a tainted repeat
+    of a clean fact leaves it clean (it is neither absorbed nor allowed to smear it), and
+    the model should not be told otherwise."""
+    if not env.context.untrusted or result.status != "written" or result.ref is None:
+        return False
+    if result.store == "items":
+        return env.repo.item(result.ref).item.tainted
+    if result.action != "reinforced":
+        return True
+    path = result.path or ""
+    entry = next((e for e in env.repo.entries(path) if e.ref == result.ref), None)
+    return entry is not None and entry.metadata.get("tainted", "").casefold() == "yes"
 
 
 def _engine_scope(args: RememberInput) -> str | None:

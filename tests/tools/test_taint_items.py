@@ -70,3 +70,20 @@ def test_a_hostile_page_cannot_overwrite_a_clean_contact_fact(
     )  # fmt: skip
     (item,) = repo.list_items(ItemFilters(scope="contact"))
     assert (item.content, item.tainted) == ("Ana's phone is 555-0199", False)
+
+
+def test_a_tainted_repeat_of_a_clean_fact_is_reported_as_left_clean(
+    repo: MemoryRepo, tools_for: ToolsFor
+) -> None:
+    clean = tools_for(task_id="t1", contact_ref="mail:ana", latest_user_message="hi")
+    first = clean.dispatch("memory_remember", {"text": "Ana works in Lisbon", "scope": "contact"})
+    hostile = tools_for(task_id="t2", contact_ref="mail:ana", latest_user_message="hi")
+    hostile.context = hostile.context.after_untrusted()
+
+    again = hostile.dispatch("memory_remember", {"text": "Ana works in Lisbon", "scope": "contact"})
+    folder = hostile.dispatch("memory_remember", {"text": "The build runs on Fridays"})
+
+    assert first["tainted"] is False
+    assert again["tainted"] is False and "marked tainted" not in (again["note"] or "")
+    assert repo.item(again["ref"]).item.tainted is False
+    assert folder["tainted"] is True and "marked tainted" in folder["note"]
