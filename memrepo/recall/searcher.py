@@ -31,7 +31,7 @@ T = TypeVar("T")
 #: What an index deleted or truncated under an open store raises.
 _GONE = (OSError, EOFError, IndexUnavailable)
 LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
-#: The lanes served by the one Whoosh index (team and swarm join with their issues).
+#: The lanes served by the one Whoosh index (a host adds its own through `extra_lanes`).
 INDEX_LANES = ("folder", "memory", "swarm", "team")
 
 
