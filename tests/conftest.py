@@ -7,16 +7,26 @@ reads. No test sees the developer's ~/.gitconfig, hooks or signing setup.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pygit2
 import pytest
+from hypothesis import settings
 
 from memrepo import MemoryRepo
 
 Git = Callable[..., str]
+
+# The gate must give the same answer on every run: property tests draw the same examples
+# each time (derandomized, no example database). To hunt for new cases, run with
+# HYPOTHESIS_PROFILE=explore (random draws, up to 1,000 examples); pin what it finds
+# as an @example.
+settings.register_profile("gate", derandomize=True, database=None)
+settings.register_profile("explore", max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "gate"))
 
 _CONFIG_LEVELS = (
     pygit2.enums.ConfigLevel.GLOBAL,
