@@ -12,7 +12,7 @@ import re
 from datetime import UTC, date, datetime, time
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
-from memrepo.errors import EntryNotFound, FeedbackRefused, InvalidArgument
+from memrepo.errors import EntryNotFound, FeedbackRefused, InvalidArgument, ReadOnlyRef
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite
 from memrepo.formats import normalize_text
@@ -20,6 +20,7 @@ from memrepo.hygiene import redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import ForgetResult, UndoResult, WriteResult
 from memrepo.models.items import ItemWriteResult, candidate
+from memrepo.models.sync import TEAM_REF_PREFIX
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 
 BY_VALUES = ("user", "agent", "dream", "import")
@@ -149,6 +150,8 @@ class WritesApi(RepoCore):
         return _item_result(self.items.ingest(candidate(**fields)))
 
     def _target(self, file: str | None, workspace: str | None) -> str:
+        if file is not None and file.startswith(TEAM_REF_PREFIX):
+            raise ReadOnlyRef(file)  # not a file name: a team repo, which is never written
         if file is not None:
             return normalize_target(self.root, file)
         if workspace and workspace.strip():

@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from memrepo.models.settings import RemoteSettings as RemoteSettings
 from memrepo.models.settings import TeamSettings as TeamSettings
 
+#: How refs of team repo entries begin (`team:<name>:<path>#<id>`); nothing writes them.
+TEAM_REF_PREFIX = "team:"
+
 ConflictKind = Literal["subject", "lines", "binary", "delete_modify"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
 

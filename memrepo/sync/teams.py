@@ -30,7 +30,14 @@ from memrepo.errors import (
 from memrepo.folder.gitstore import walk_tree
 from memrepo.folder.repo import ENTRY_POINT, MemoryFolder
 from memrepo.formats import parse
-from memrepo.models.sync import MAX_TEAMS, TeamEntry, TeamInfo, TeamSettings, TeamSyncResult
+from memrepo.models.sync import (
+    MAX_TEAMS,
+    TEAM_REF_PREFIX,
+    TeamEntry,
+    TeamInfo,
+    TeamSettings,
+    TeamSyncResult,
+)
 from memrepo.sync.credentials import CredentialProvider
 from memrepo.sync.remote import GitRemote, check_url, same_remote
 from memrepo.sync.status import SyncState, TeamState, load_state, update_state
@@ -39,7 +46,6 @@ if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo
 
 TEAMS_DIR = "teams"
-TEAM_REF_PREFIX = "team:"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _TEAM_MAIN = "refs/heads/main"
 _FILE_MODES = (pygit2.enums.FileMode.BLOB, pygit2.enums.FileMode.BLOB_EXECUTABLE)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.models.context import ContextRequest
 
@@ -43,3 +45,17 @@ def test_no_teams_means_no_team_lines(memory_repo: MemoryRepo) -> None:
     blocks = memory_repo.context(ContextRequest(query="", preview=True))
 
     assert not any(ref.startswith("team:") for ref in blocks.refs)
+
+
+def test_remember_into_a_team_ref_is_refused_and_writes_nothing(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    from memrepo.errors import ReadOnlyRef
+
+    head = git(memory_repo.root, "rev-parse", "HEAD")
+
+    with pytest.raises(ReadOnlyRef, match="team repo"):
+        memory_repo.remember("A fact for the team", file="team:core:MEMORY.md")
+
+    assert git(memory_repo.root, "rev-parse", "HEAD") == head
+    assert sorted(p.name for p in memory_repo.root.iterdir()) == [".git", "MEMORY.md"]
