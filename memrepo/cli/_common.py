@@ -59,6 +59,31 @@ def command(
     return sub
 
 
+def action_command(
+    commands: Subparsers, name: str, summary: str, usage_examples: Sequence[str]
+) -> Subparsers:
+    """A command made of actions (`memrepo items list|show|...`); add each with `action`.
+    The actions take --repo and --json themselves, after the action's name."""
+    parser = command(commands, name, _run_action, summary, usage_examples, json_output=False)
+    return parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+
+
+def action(
+    actions: Subparsers, name: str, handler: Handler, summary: str
+) -> argparse.ArgumentParser:
+    """One action of an `action_command`, run by `handler`."""
+    sub = actions.add_parser(
+        name, help=summary, description=summary, parents=[REPO_AFTER, JSON_FLAG]
+    )
+    sub.set_defaults(action_handler=handler)
+    return sub
+
+
+def _run_action(args: argparse.Namespace) -> int:
+    handler: Handler = args.action_handler
+    return handler(args)
+
+
 def repo_path(args: argparse.Namespace) -> Path:
     """--repo, else $MEMREPO_REPO, else ~/agent-memory."""
     chosen = args.repo or os.environ.get(ENV_REPO) or DEFAULT_REPO

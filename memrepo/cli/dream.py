@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import JSON_FLAG, REPO_AFTER, Subparsers, command, open_repo, print_json
+from memrepo.cli._common import (
+    Subparsers,
+    action,
+    action_command,
+    command,
+    open_repo,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from memrepo.models.dream import DreamReport, Op
-
-_ACTION = [REPO_AFTER, JSON_FLAG]
 
 
 def register(commands: Subparsers) -> None:
@@ -40,10 +45,9 @@ def register(commands: Subparsers) -> None:
 
 
 def _add_review(commands: Subparsers) -> None:
-    parser = command(
+    actions = action_command(
         commands,
         "review",
-        lambda args: args.review_handler(args),
         "List, show, accept or reject dream review branches (never pushed).",
         [
             "memrepo review list",
@@ -51,18 +55,14 @@ def _add_review(commands: Subparsers) -> None:
             "memrepo review accept dream/2026-03-01-1 --op 1 --op 3",
             "memrepo review reject dream/2026-03-01-1",
         ],
-        json_output=False,
     )
-    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    verbs.add_parser("list", help="open review branches", parents=_ACTION).set_defaults(
-        review_handler=_list
-    )
+    action(actions, "list", _list, "open review branches")
     for name, handler, summary in (
         ("show", _show, "a review's changes as a per-entry diff with reasons"),
         ("accept", _accept, "apply a review (or --op N ...) to main as one commit"),
         ("reject", _reject, "delete a review; its changes are never proposed again"),
     ):
-        sub = verbs.add_parser(name, help=summary, parents=_ACTION)
+        sub = action(actions, name, handler, summary)
         sub.add_argument("name", metavar="NAME", help="dream/<date>-<n>")
         if name == "accept":
             sub.add_argument(
@@ -72,7 +72,6 @@ def _add_review(commands: Subparsers) -> None:
                 help="accept only this operation (number or fingerprint); repeatable; "
                 "the others are rejected",
             )
-        sub.set_defaults(review_handler=handler)
 
 
 def _dream(args: argparse.Namespace) -> int:

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from memrepo.cli._common import JSON_FLAG, REPO_AFTER, Subparsers, command, open_repo, print_json
+from memrepo.cli._common import (
+    Subparsers,
+    action,
+    action_command,
+    command,
+    open_repo,
+    print_json,
+)
 from memrepo.models.items import ItemFilters, MemoryItem
 
 #: What every action of a command with actions accepts after it.
-_ACTION = [REPO_AFTER, JSON_FLAG]
 
 
 def register(commands: Subparsers) -> None:
@@ -19,10 +25,9 @@ def register(commands: Subparsers) -> None:
 
 
 def _add_items(commands: Subparsers) -> None:
-    parser = command(
+    actions = action_command(
         commands,
         "items",
-        lambda args: args.items_handler(args),
         "List, show, explain and forget memory_items (contact, task and private facts).",
         [
             "memrepo items list --private",
@@ -31,10 +36,8 @@ def _add_items(commands: Subparsers) -> None:
             "memrepo items why memory:3f2a9c01de4b",
             "memrepo items forget memory:3f2a9c01de4b",
         ],
-        json_output=False,  # each action takes --json itself
     )
-    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    listing = verbs.add_parser("list", help="items matching the filters", parents=_ACTION)
+    listing = action(actions, "list", _list, "items matching the filters")
     listing.add_argument("--workspace", metavar="W")
     listing.add_argument("--contact", metavar="REF", help="contact-scope items of REF")
     listing.add_argument("--task", metavar="ID", help="items learned in task ID")
@@ -44,15 +47,13 @@ def _add_items(commands: Subparsers) -> None:
     )
     listing.add_argument("--private", action="store_true", help="include private items")
     listing.add_argument("--limit", type=int, metavar="N")
-    listing.set_defaults(items_handler=_list)
     for name, handler, summary in (
         ("show", _show, "one item and the revisions it replaced"),
         ("why", _why, "where an item came from, in plain words"),
         ("forget", _forget, "delete an item (every revision is scrubbed)"),
     ):
-        sub = verbs.add_parser(name, help=summary, parents=_ACTION)
+        sub = action(actions, name, handler, summary)
         sub.add_argument("ref", metavar="REF", help="memory:<id>")
-        sub.set_defaults(items_handler=handler)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -140,25 +141,19 @@ def _retention(args: argparse.Namespace) -> int:
 
 
 def _add_workspace(commands: Subparsers) -> None:
-    parser = command(
+    actions = action_command(
         commands,
         "workspace",
-        lambda args: args.workspace_handler(args),
         "Set a workspace's memory settings (stored in the local config, never pushed).",
         [
             "memrepo workspace set 'Web shop' --memory off",
             "memrepo workspace set Clinic --privacy strict",
         ],
-        json_output=False,
     )
-    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    setter = verbs.add_parser(
-        "set", help="change memory on/off and the privacy mode", parents=_ACTION
-    )
+    setter = action(actions, "set", _workspace_set, "change memory on/off and the privacy mode")
     setter.add_argument("name", metavar="NAME")
     setter.add_argument("--memory", choices=("on", "off"))
     setter.add_argument("--privacy", choices=("normal", "strict", "disabled"))
-    setter.set_defaults(workspace_handler=_workspace_set)
 
 
 def _workspace_set(args: argparse.Namespace) -> int:

@@ -5,25 +5,21 @@ from __future__ import annotations
 import argparse
 
 from memrepo.cli._common import (
-    JSON_FLAG,
-    REPO_AFTER,
     SHORT,
     Subparsers,
-    command,
+    action,
+    action_command,
     open_repo,
     print_json,
 )
 from memrepo.models.swarm import SWARM_KINDS, SwarmNoteResult, SwarmView
 
-_ACTION = [REPO_AFTER, JSON_FLAG]
-
 
 def register(commands: Subparsers) -> None:
     """Add this module's commands to the parser."""
-    parser = command(
+    actions = action_command(
         commands,
         "swarm",
-        lambda args: args.swarm_handler(args),
         "Shared notes of agents working on one root task (swarms/<slug>-<root8>/).",
         [
             "memrepo swarm list",
@@ -31,18 +27,12 @@ def register(commands: Subparsers) -> None:
             'memrepo swarm note task-42 finding "The cache key ignores the lockfile"',
             'memrepo swarm note task-42 answer "No, it floats" --answers 2b8161ac6d',
         ],
-        json_output=False,  # each action takes --json itself
     )
-    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    listing = verbs.add_parser("list", help="every swarm folder with its counts", parents=_ACTION)
-    listing.set_defaults(swarm_handler=_list)
-    show = verbs.add_parser(
-        "show", help="a task's swarm: goal, members, latest notes", parents=_ACTION
-    )
+    action(actions, "list", _list, "every swarm folder with its counts")
+    show = action(actions, "show", _show, "a task's swarm: goal, members, latest notes")
     show.add_argument("task", metavar="TASK", help="any task of the swarm")
     show.add_argument("--block", action="store_true", help="print the <swarm> prompt block")
-    show.set_defaults(swarm_handler=_show)
-    note = verbs.add_parser("note", help="append a note to a task's swarm", parents=_ACTION)
+    note = action(actions, "note", _note, "append a note to a task's swarm")
     note.add_argument("task", metavar="TASK", help="the task writing the note")
     note.add_argument("kind", metavar="KIND", choices=SWARM_KINDS, help=", ".join(SWARM_KINDS))
     note.add_argument("text", metavar="TEXT")
@@ -52,7 +42,6 @@ def register(commands: Subparsers) -> None:
     note.add_argument("--answers", metavar="QUESTION", help="the question id an answer answers")
     note.add_argument("--author", metavar="NAME", help="who writes (default: the task id)")
     note.add_argument("--tainted", action="store_true", help="the task has read untrusted content")
-    note.set_defaults(swarm_handler=_note)
 
 
 def _list(args: argparse.Namespace) -> int:

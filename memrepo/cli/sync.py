@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 from memrepo.cli._common import (
-    JSON_FLAG,
-    REPO_AFTER,
     SHORT,
-    Handler,
     Subparsers,
+    action,
+    action_command,
     command,
     open_repo,
     print_json,
@@ -19,7 +18,6 @@ from memrepo.cli._common import (
 from memrepo.engine import MemoryRepo
 from memrepo.models.sync import ConflictBranch, SyncReport, SyncStatus, TeamInfo
 
-_ACTION = [REPO_AFTER, JSON_FLAG]
 _CONFIRM = "--i-own-this-private-repo"
 _CONFIRM_HELP = "confirm that the repository is private and yours (memrepo pushes all of it)"
 
@@ -28,26 +26,6 @@ def register(commands: Subparsers) -> None:
     """Add this module's commands to the parser."""
     for add in (_add_clone, _add_remote, _add_sync, _add_team, _add_conflicts):
         add(commands)
-
-
-def _verbs(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[argparse.ArgumentParser]:
-    return parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-
-
-def _verb(
-    verbs: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    handler: Handler,
-    summary: str,
-) -> argparse.ArgumentParser:
-    sub = verbs.add_parser(name, help=summary, description=summary, parents=_ACTION)
-    sub.set_defaults(verb_handler=handler)
-    return sub
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    handler: Handler = args.verb_handler
-    return handler(args)
 
 
 def _add_clone(commands: Subparsers) -> None:
@@ -77,10 +55,9 @@ def _clone(args: argparse.Namespace) -> int:
 
 
 def _add_remote(commands: Subparsers) -> None:
-    parser = command(
+    verbs = action_command(
         commands,
         "remote",
-        _dispatch,
         "Set, show or remove the private remote that `memrepo sync` uses.",
         [
             "memrepo remote set git@github.com:me/agent-memory.git --i-own-this-private-repo",
@@ -88,15 +65,13 @@ def _add_remote(commands: Subparsers) -> None:
             "memrepo remote show --json",
             "memrepo remote remove",
         ],
-        json_output=False,
     )
-    verbs = _verbs(parser)
-    set_ = _verb(verbs, "set", _remote_set, "use URL as your own private remote")
+    set_ = action(verbs, "set", _remote_set, "use URL as your own private remote")
     set_.add_argument("url", metavar="URL", help="no credentials in it: ssh-agent, key or helper")
     set_.add_argument(_CONFIRM, dest="confirm", action="store_true", help=_CONFIRM_HELP)
     set_.add_argument("--ssh-key", metavar="FILE", help="ssh private key to use (path only)")
-    _verb(verbs, "show", _remote_show, "the remote and the sync status (no network)")
-    _verb(verbs, "remove", _remote_remove, "stop syncing (the remote itself is untouched)")
+    action(verbs, "show", _remote_show, "the remote and the sync status (no network)")
+    action(verbs, "remove", _remote_remove, "stop syncing (the remote itself is untouched)")
 
 
 def _remote_set(args: argparse.Namespace) -> int:
@@ -184,24 +159,21 @@ def _report_text(report: SyncReport) -> str:
 
 
 def _add_team(commands: Subparsers) -> None:
-    parser = command(
+    verbs = action_command(
         commands,
         "team",
-        _dispatch,
         "Add, list or remove read-only team memory repos (at most three).",
         [
             "memrepo team add platform git@github.com:acme/platform-memory.git",
             "memrepo team list",
             "memrepo team remove platform",
         ],
-        json_output=False,
     )
-    verbs = _verbs(parser)
-    add = _verb(verbs, "add", _team_add, "add a team repo and fetch it")
+    add = action(verbs, "add", _team_add, "add a team repo and fetch it")
     add.add_argument("name", metavar="NAME", help="lowercase letters, digits, - or _")
     add.add_argument("url", metavar="URL", help="the team repo (no credentials in it)")
-    _verb(verbs, "list", _team_list, "configured team repos and their state")
-    remove = _verb(verbs, "remove", _team_remove, "forget a team repo and its local clone")
+    action(verbs, "list", _team_list, "configured team repos and their state")
+    remove = action(verbs, "remove", _team_remove, "forget a team repo and its local clone")
     remove.add_argument("name", metavar="NAME")
 
 
@@ -241,17 +213,14 @@ def _team_remove(args: argparse.Namespace) -> int:
 
 
 def _add_conflicts(commands: Subparsers) -> None:
-    parser = command(
+    verbs = action_command(
         commands,
         "conflicts",
-        _dispatch,
         "List or show the branches holding the losing side of sync merges (never pushed).",
         ["memrepo conflicts list", "memrepo conflicts show sync/conflict-2026-03-01-1"],
-        json_output=False,
     )
-    verbs = _verbs(parser)
-    _verb(verbs, "list", _conflicts_list, "conflict branches, oldest first")
-    show = _verb(verbs, "show", _conflicts_show, "what lost, and the diff from main")
+    action(verbs, "list", _conflicts_list, "conflict branches, oldest first")
+    show = action(verbs, "show", _conflicts_show, "what lost, and the diff from main")
     show.add_argument("name", metavar="BRANCH")
 
 

@@ -9,24 +9,20 @@ from __future__ import annotations
 import argparse
 
 from memrepo.cli._common import (
-    JSON_FLAG,
-    REPO_AFTER,
     SHORT,
     Subparsers,
-    command,
+    action,
+    action_command,
     open_repo,
     print_json,
 )
 
-_ACTION = [REPO_AFTER, JSON_FLAG]
-
 
 def register(commands: Subparsers) -> None:
     """Add this module's commands to the parser."""
-    parser = command(
+    actions = action_command(
         commands,
         "task",
-        lambda args: args.task_handler(args),
         "Register tasks and their parents (a root task and its subtasks share a swarm).",
         [
             'memrepo task add task-42 --title "Fix the flaky CI build"',
@@ -34,23 +30,19 @@ def register(commands: Subparsers) -> None:
             "memrepo task list",
             "memrepo task delete task-42",
         ],
-        json_output=False,
     )
-    verbs = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    add = verbs.add_parser("add", help="register a task", parents=_ACTION)
+    add = action(actions, "add", _add, "register a task")
     add.add_argument("id", metavar="ID", help="letters, digits, '.', '_' or '-'")
     add.add_argument("--title", required=True, metavar="T")
     add.add_argument("--parent", metavar="P", help="the parent task (already registered)")
-    add.set_defaults(task_handler=_add)
-    delete = verbs.add_parser(
+    delete = action(
+        actions,
         "delete",
-        help="delete a task, its subtasks, their items, and a root's swarm folder",
-        parents=_ACTION,
+        _delete,
+        "delete a task, its subtasks, their items, and a root's swarm folder",
     )
     delete.add_argument("id", metavar="ID")
-    delete.set_defaults(task_handler=_delete)
-    listing = verbs.add_parser("list", help="every registered task", parents=_ACTION)
-    listing.set_defaults(task_handler=_list)
+    action(actions, "list", _list, "every registered task")
 
 
 def _add(args: argparse.Namespace) -> int:
