@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from pydantic import BaseModel
 
@@ -18,6 +18,7 @@ DEFAULT_REPO = "~/agent-memory"
 SHORT = 10
 
 Handler = Callable[[argparse.Namespace], int]
+R = TypeVar("R", bound="BaseModel | Sequence[BaseModel]")
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -82,6 +83,15 @@ def action(
 def _run_action(args: argparse.Namespace) -> int:
     handler: Handler = args.action_handler
     return handler(args)
+
+
+def emit(args: argparse.Namespace, result: R, describe: Callable[[R], str]) -> int:
+    """Print `result` as JSON when --json asked for it, else as `describe` words it."""
+    if args.json:
+        print_json(result)
+    else:
+        print(describe(result))
+    return 0
 
 
 def repo_path(args: argparse.Namespace) -> Path:

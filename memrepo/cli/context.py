@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, open_repo
 
 if TYPE_CHECKING:
     from memrepo.models.context import ContextBlocks
@@ -54,11 +54,7 @@ def _context(args: argparse.Namespace) -> int:
     )
     with open_repo(args) as repo:
         result = repo.context(request)
-    if args.json:
-        print_json(result)
-    else:
-        print(describe(result))
-    return 0
+    return emit(args, result, describe)
 
 
 def describe(result: ContextBlocks) -> str:

@@ -10,6 +10,7 @@ from memrepo.cli._common import (
     action,
     action_command,
     command,
+    emit,
     open_repo,
     print_json,
 )
@@ -81,11 +82,7 @@ def _dream(args: argparse.Namespace) -> int:
 
         model = OpenAIModel.from_env(args.model)
     report = open_repo(args).dream(model=model, dry_run=args.dry_run)
-    if args.json:
-        print_json(report)
-    else:
-        print(_report_text(report))
-    return 0
+    return emit(args, report, _report_text)
 
 
 def _report_text(report: DreamReport) -> str:

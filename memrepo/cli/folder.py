@@ -11,6 +11,7 @@ from memrepo.cli._common import (
     Subparsers,
     command,
     count,
+    emit,
     open_repo,
     print_json,
     repo_path,
@@ -219,11 +220,7 @@ def _remember(args: argparse.Namespace) -> int:
         source_kind=args.source_kind,
         pinned=args.pin,
     )
-    if args.json:
-        print_json(result)
-    else:
-        print(_describe_write(result))
-    return 0
+    return emit(args, result, _describe_write)
 
 
 def _describe_write(result: WriteResult) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, open_repo, print_json
 
 if TYPE_CHECKING:
     from memrepo.models.health import HealthCheck, HealthReport, SourceCount, SourcesReport
@@ -74,11 +74,7 @@ def format_report(report: HealthReport) -> str:
 def _sources(args: argparse.Namespace) -> int:
     with open_repo(args) as repo:
         report = repo.sources()
-    if args.json:
-        print_json(report)
-    else:
-        print(format_sources(report))
-    return 0
+    return emit(args, report, format_sources)
 
 
 def _rows(rows: tuple[SourceCount, ...]) -> list[str]:

@@ -9,6 +9,7 @@ from memrepo.cli._common import (
     Subparsers,
     action,
     action_command,
+    emit,
     open_repo,
     print_json,
 )
@@ -64,11 +65,7 @@ def _show(args: argparse.Namespace) -> int:
         print(repo.swarm_block(args.task))
         return 0
     view = repo.swarm_view(args.task)
-    if args.json:
-        print_json(view)
-    else:
-        print(_describe_view(view))
-    return 0
+    return emit(args, view, _describe_view)
 
 
 def _describe_view(view: SwarmView) -> str:
@@ -96,11 +93,7 @@ def _note(args: argparse.Namespace) -> int:
         tainted=args.tainted,
         answers=args.answers,
     )
-    if args.json:
-        print_json(result)
-    else:
-        print(_describe_note(result))
-    return 0
+    return emit(args, result, _describe_note)
 
 
 def _describe_note(result: SwarmNoteResult) -> str:

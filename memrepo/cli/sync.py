@@ -12,6 +12,7 @@ from memrepo.cli._common import (
     action,
     action_command,
     command,
+    emit,
     open_repo,
     print_json,
 )
@@ -129,11 +130,7 @@ def _sync(args: argparse.Namespace) -> int:
         print(f"memrepo: {step}…", file=sys.stderr, flush=True)
 
     report = open_repo(args).sync(progress=progress if sys.stderr.isatty() else None)
-    if args.json:
-        print_json(report)
-    else:
-        print(_report_text(report))
-    return 0
+    return emit(args, report, _report_text)
 
 
 def _report_text(report: SyncReport) -> str:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, count, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
 from memrepo.engine import MemoryRepo
 
 if TYPE_CHECKING:
@@ -140,11 +140,7 @@ def _import(args: argparse.Namespace) -> int:
     )
     if progress is not None:
         print(file=sys.stderr)
-    if args.json:
-        print_json(report)
-    else:
-        print(_import_summary(report))
-    return 0
+    return emit(args, report, _import_summary)
 
 
 def _import_summary(report: ImportReport) -> str:
