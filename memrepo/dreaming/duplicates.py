@@ -43,7 +43,7 @@ def find_exact(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
 
 def find_near(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
     """One merge op per cluster of near duplicates (always for review)."""
-    facts = [f for f in snap.facts if f.norm and (f.path, f.entry.line_no) not in claimed]
+    facts = [f for f in snap.facts if f.norm and (f.path, f.line_no) not in claimed]
     ops: list[Op] = []
     for cluster in _clusters(facts):
         kept = best_by_trust(cluster)
@@ -87,7 +87,7 @@ def _clusters(facts: Sequence[Fact]) -> list[list[Fact]]:
     compared: list[int] = []
     for checked, members in _blocks(facts):
         compared += members
-        shapes = {i: similarity.shape(facts[i].entry.text, checked) for i in members}
+        shapes = {i: similarity.shape(facts[i].text, checked) for i in members}
         frequency = similarity.count(shapes[i].grams for i in members)
         index: dict[str, list[int]] = defaultdict(list)
         for i in members:

@@ -36,7 +36,7 @@ def find_expired(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[Op]:
 
 
 def _expiry(fact: Fact) -> date | None:
-    value = fact.entry.metadata.get("expires", "").strip()
+    value = fact.metadata.get("expires", "").strip()
     if not value:
         return None
     try:
@@ -46,5 +46,5 @@ def _expiry(fact: Fact) -> date | None:
 
 
 def _source(fact: Fact) -> tuple[str, ...]:
-    source = fact.entry.metadata.get("source", "")
+    source = fact.metadata.get("source", "")
     return (source,) if source else ()

@@ -57,9 +57,10 @@ def find_broken_links(
 def _broken_lines(snap: Snapshot) -> list[tuple[str, int, str, list[str]]]:
     """(path, line, raw, broken targets) of every line with a link to a missing file."""
     paths = snap.paths
+    linking = snap.links_by_path()
     found: list[tuple[str, int, str, list[str]]] = []
     for path, doc in snap.docs.items():
-        located = [(e.line_no, e.raw, e.links) for e in doc.entries if e.links]
+        located = [(f.line_no, f.raw, f.links) for f in linking.get(path, ())]
         located += [(link.line_no, link.raw, (link.target,)) for link in doc.index_links]
         for line_no, raw, targets in sorted(located):
             bad = [t for t in dict.fromkeys(targets) if resolve_link(t) not in paths]

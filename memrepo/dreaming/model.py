@@ -84,9 +84,7 @@ def request_for(snap: Snapshot, notes: tuple[RecentNote, ...]) -> DreamRequest:
         today=snap.today,
         files=tuple(snap.docs),
         entries=tuple(
-            ShownEntry(
-                handle=f.handle, path=f.path, text=f.entry.text, metadata=dict(f.entry.metadata)
-            )
+            ShownEntry(handle=f.handle, path=f.path, text=f.text, metadata=f.metadata)
             for f in snap.facts
         ),
         recent_notes=notes,

@@ -71,7 +71,7 @@ def merged_line(kept: Fact, others: Sequence[Fact]) -> str:
     elif sources:
         merged["sources"] = SOURCES_SEPARATOR.join(sources)
     metadata: dict[str, str] = {}
-    for key, value in kept.entry.metadata.items():
+    for key, value in kept.metadata.items():
         if key in ("source", "sources"):
             metadata.update(merged)  # where the kept line had its source
         else:
@@ -85,15 +85,15 @@ def merged_line(kept: Fact, others: Sequence[Fact]) -> str:
     if top.rank > kept.rank or "by" in metadata:
         metadata["by"] = top.by
     if not metadata:
-        return kept.entry.raw
-    return format_entry(kept.entry.text, metadata)
+        return kept.raw
+    return format_entry(kept.text, metadata)
 
 
 def all_sources(facts: Sequence[Fact]) -> list[str]:
     """Every distinct `source` / `sources` value of the facts, in order."""
     found: list[str] = []
     for fact in facts:
-        meta = fact.entry.metadata
+        meta = fact.metadata
         values = [meta.get("source", "")]
         values += meta.get("sources", "").split(SOURCES_SEPARATOR.strip())
         for value in values:
@@ -112,7 +112,7 @@ def best_by_trust(facts: Sequence[Fact]) -> Fact:
 def describe(fact: Fact) -> str:
     """A fact as a reason names it: its text, who stated it and when."""
     when = f", added {fact.added}" if fact.added else ""
-    return f"{fact.entry.text!r} (by {fact.by}{when}, {fact.path}:{fact.entry.line_no + 1})"
+    return f"{fact.text!r} (by {fact.by}{when}, {fact.path}:{fact.line_no + 1})"
 
 
 def _norm_line(raw: str) -> str:

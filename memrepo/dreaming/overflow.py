@@ -43,7 +43,7 @@ def find_overflow(
         if math.ceil(chars / 4) <= budget:
             break
         dest = _destination(fact)
-        chars -= len(fact.entry.raw) + 1
+        chars -= len(fact.raw) + 1
         if dest not in snap.files and dest not in new_files:
             new_files.add(dest)
             chars += len(f"- [[{link_target(dest)}]]") + 1
@@ -63,5 +63,5 @@ def find_overflow(
 
 
 def _destination(fact: Fact) -> str:
-    kind = fact.entry.metadata.get("kind", "").strip()
+    kind = fact.metadata.get("kind", "").strip()
     return f"topics/{slugify(kind) if kind else 'notes'}.md"

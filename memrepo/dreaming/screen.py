@@ -60,7 +60,7 @@ def _why_review(op: Op, snap: Snapshot) -> str | None:
 
 def _target_facts(op: Op, snap: Snapshot) -> list[Fact]:
     found = [(snap.by_key.get((t.path, t.line)), t) for t in op.targets]
-    return [f for f, t in found if f is not None and f.entry.raw == t.raw]
+    return [f for f, t in found if f is not None and f.raw == t.raw]
 
 
 def check_text(text: str, what: str) -> None:
@@ -147,7 +147,7 @@ def _translate(
         if proposal.text is not None:
             text = _with_text(text, _screened(proposal.text, what))
     elif proposal.op == "rewrite":
-        text = _with_text(facts[0].entry.raw, _screened(proposal.text, what))
+        text = _with_text(facts[0].raw, _screened(proposal.text, what))
     return make_op(
         proposal.op,
         "model",

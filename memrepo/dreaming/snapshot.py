@@ -17,7 +17,8 @@ from datetime import date
 from typing import NamedTuple
 
 from memrepo.errors import FormatError
-from memrepo.formats import Document, Entry, normalize_text, parse
+from memrepo.formats import Document, find_links, normalize_text, parse
+from memrepo.formats.metadata import decode_group, split_group
 from memrepo.models.dream import LineRef
 
 ENTRY_POINT = "MEMORY.md"
@@ -32,10 +33,21 @@ BY_RANK = {"user": 3, "import": 2, "agent": 1, "dream": 0}
 
 class Fact(NamedTuple):
     """One entry of one file. A named tuple rather than a dataclass: a dream builds one
-    per entry of the folder (thousands), and tuples are built several times faster."""
+    per entry of the folder (thousands), and tuples are built several times faster.
+
+    The metadata group stays encoded (`meta`): the passes need every entry's text but the
+    metadata of few entries (those with a subject or an expiry, and those they change),
+    so it is decoded on use; decoding every entry cost more than all the passes.
+    """
 
     path: str
-    entry: Entry
+    line_no: int
+    #: The whole line as in the file.
+    raw: str
+    #: The bullet's text without marker and metadata group (`Entry.text`).
+    text: str
+    #: The metadata group as written, "" when the line has none.
+    meta: str
     order: int
     #: The visibility group: "" for files every session reads, else the workspace file.
     group: str
@@ -44,23 +56,32 @@ class Fact(NamedTuple):
     norm: str
 
     @property
+    def metadata(self) -> dict[str, str]:
+        """The decoded metadata (a new dict on every use)."""
+        return decode_group(self.meta) if self.meta else {}
+
+    @property
+    def links(self) -> tuple[str, ...]:
+        return find_links(self.text)
+
+    @property
     def key(self) -> tuple[str, int]:
-        return (self.path, self.entry.line_no)
+        return (self.path, self.line_no)
 
     @property
     def handle(self) -> str:
         """`path:line` (1-based): unique and cheap (entry ids can repeat within a file:
         a subject holding two values shares one id)."""
-        return f"{self.path}:{self.entry.line_no + 1}"
+        return f"{self.path}:{self.line_no + 1}"
 
     @property
     def ref(self) -> LineRef:
-        return LineRef(path=self.path, line=self.entry.line_no, raw=self.entry.raw)
+        return LineRef(path=self.path, line=self.line_no, raw=self.raw)
 
     @property
     def by(self) -> str:
         """A bullet without `by` was written by a person."""
-        return self.entry.metadata.get("by", "user")
+        return self.metadata.get("by", "user") if "by" in self.meta else "user"
 
     @property
     def rank(self) -> int:
@@ -69,7 +90,7 @@ class Fact(NamedTuple):
     @property
     def added(self) -> str:
         """The `added` date as written (ISO dates sort as text), "" when unknown."""
-        value = self.entry.metadata.get("added", "")
+        value = self.metadata.get("added", "") if "added" in self.meta else ""
         return value if _is_date(value) else ""
 
 
@@ -83,14 +104,22 @@ class Snapshot:
     docs: Mapping[str, Document]
     facts: tuple[Fact, ...]
     by_key: Mapping[tuple[str, int], Fact]
-    #: The facts carrying an `expires` / a `subject` (few: the passes about them need
-    #: not walk every fact).
+    #: The facts carrying an `expires` / a `subject` / a `[[link]]` (few: the passes
+    #: about them need not walk every fact).
     with_expiry: tuple[Fact, ...] = ()
     with_subject: tuple[Fact, ...] = ()
+    with_links: tuple[Fact, ...] = ()
 
     @property
     def paths(self) -> frozenset[str]:
         return frozenset(self.files)
+
+    def links_by_path(self) -> dict[str, list[Fact]]:
+        """The entries holding a `[[link]]`, by file, in line order."""
+        found: dict[str, list[Fact]] = {}
+        for fact in self.with_links:
+            found.setdefault(fact.path, []).append(fact)
+        return found
 
     def find(self, handle: str) -> Fact | None:
         """The fact a handle (`path:line`) names, or None."""
@@ -118,9 +147,10 @@ def build_snapshot(commit: str, files: Mapping[str, bytes], today: date) -> Snap
         files=files,
         docs=docs,
         facts=facts,
-        by_key={(f.path, f.entry.line_no): f for f in facts},
-        with_expiry=tuple(f for f in facts if "expires" in f.entry.metadata),
+        by_key={(f.path, f.line_no): f for f in facts},
+        with_expiry=tuple(f for f in facts if "expires" in f.meta and "expires" in f.metadata),
         with_subject=tuple(f for f in facts if f.subject),
+        with_links=tuple(f for f in facts if "[[" in f.text and f.links),
     )
 
 
@@ -129,9 +159,13 @@ def _facts(docs: Mapping[str, Document]) -> Iterable[Fact]:
     order = 0
     for path, doc in docs.items():
         group = path if path.startswith(WORKSPACE_PREFIX) else GLOBAL
-        for entry in doc.entries:
-            subject = entry.metadata.get("subject", "") if entry.metadata else ""
-            yield Fact(path, entry, order, group, subject, normalize_text(entry.text))
+        for line_no, raw in doc.entry_lines():
+            # The marker: at most three spaces, then one character (as Document reads it).
+            text, meta = split_group(raw.lstrip(" ")[1:])
+            meta = meta or ""
+            subject = decode_group(meta).get("subject", "") if "subject" in meta else ""
+            norm = normalize_text(text)
+            yield Fact(path, line_no, raw, text, meta, order, group, subject, norm)
             order += 1
 
 

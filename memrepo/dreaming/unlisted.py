@@ -21,8 +21,9 @@ def find_unlisted(snap: Snapshot, moved: Mapping[str, str]) -> list[Op]:
     if ENTRY_POINT not in snap.docs:
         return []
     links: dict[str, list[str]] = {}
+    linking = snap.links_by_path()
     for path, doc in snap.docs.items():
-        targets = [resolve_link(t) for e in doc.entries for t in e.links]
+        targets = [resolve_link(t) for f in linking.get(path, ()) for t in f.links]
         targets += [resolve_link(link.target) for link in doc.index_links]
         links[path] = [moved.get(t, t) for t in targets]
     seen = {ENTRY_POINT}

@@ -100,6 +100,12 @@ class Document:
         """Where the entries are, without decoding them (what a folder-wide scan needs)."""
         return tuple(self._layout.entry_lines)
 
+    def entry_lines(self) -> list[tuple[int, str]]:
+        """Each entry's line number and line as written, not decoded: for a folder-wide
+        pass that decodes only the entries it needs (see `metadata.split_group`)."""
+        texts = self._texts
+        return [(n, texts[n]) for n in self._layout.entry_lines]
+
     def entry_at(self, line_no: int) -> Entry | None:
         """The entry on one line, decoding only that line (None when it is not an entry).
 

@@ -25,9 +25,11 @@ from memrepo.formats.lines import LINE_BREAKS, one_line
 
 __all__ = [
     "KEY_PATTERN",
+    "decode_group",
     "escape_value",
     "format_entry",
     "parse_metadata",
+    "split_group",
     "split_metadata",
     "unescape_value",
 ]
@@ -40,6 +42,11 @@ _ESCAPE = str.maketrans(
 )
 _CODE = re.compile(r"%(25|3[Bb]|5[Bb]|5[Dd])")
 _DECODED = {"25": "%", "3B": ";", "5B": "[", "5D": "]"}
+
+#: One ``key: value`` part as `parse_metadata` accepts it (``\s`` is exactly what
+#: ``str.isspace``/``str.strip`` treat as whitespace), possessive so it never backtracks.
+_PART = r"\s*+[A-Za-z][A-Za-z0-9_-]*+\s*+:(?:\s[^;\]]*+)?+"
+_GROUP = re.compile(f"{_PART}(?:;{_PART})*+")
 
 PART_NOT_KEY_VALUE = "metadata-like group has a part that is not key: value"
 REPEATED_KEY = "metadata group repeats a key; the last value wins"
@@ -106,6 +113,34 @@ def split_metadata(body: str) -> tuple[str, dict[str, str]]:
     """
     text, metadata, _ = parse_metadata(body)
     return text, metadata
+
+
+def split_group(body: str) -> tuple[str, str | None]:
+    """The text of a bullet and its metadata group still encoded (None without one).
+
+    The same text `parse_metadata` gives, for a fraction of its cost: the group is
+    checked by one regular expression and not decoded. A folder-wide pass that needs
+    every entry's text but few entries' metadata (a dream) decodes only those, with
+    `decode_group`.
+    """
+    stripped = body.rstrip()
+    start = stripped.rfind("[") if stripped.endswith("]") else -1
+    if start < 0:
+        return stripped.lstrip(), None
+    inner = stripped[start + 1 : -1]
+    if (start and stripped[start - 1] == "[") or _GROUP.fullmatch(inner) is None:
+        return stripped.lstrip(), None
+    return stripped[:start].strip(), inner
+
+
+def decode_group(group: str) -> dict[str, str]:
+    """The metadata of a group `split_group` returned (a repeated key: the last wins)."""
+    metadata: dict[str, str] = {}
+    for part in group.split(";"):
+        key, _, rest = part.partition(":")
+        value = rest.strip()
+        metadata[key.strip()] = unescape_value(value) if "%" in value else value
+    return metadata
 
 
 def format_entry(text: str, metadata: Mapping[str, str]) -> str:

@@ -48,7 +48,7 @@ def test_near_duplicates_never_cross_subjects() -> None:
     )})  # fmt: skip
     (op,) = find_near(s, set())
     assert op.text is not None and op.text.startswith("- Ana owns the billing service [")
-    assert {t.raw for t in op.targets} == {e.entry.raw for e in s.facts[2:]}
+    assert {t.raw for t in op.targets} == {e.raw for e in s.facts[2:]}
 
 
 def test_only_past_expiry_dates_expire() -> None:
