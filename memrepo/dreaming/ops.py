@@ -12,7 +12,8 @@ import json
 from collections.abc import Sequence
 
 from memrepo.dreaming.snapshot import Fact
-from memrepo.formats import format_entry, normalize_text, split_metadata
+from memrepo.formats import format_entry, normalize_text
+from memrepo.formats.metadata import split_group
 from memrepo.models.dream import LineRef, Op, OpKind, PassName
 
 SOURCES_SEPARATOR = ", "
@@ -119,5 +120,4 @@ def _norm_line(raw: str) -> str:
     body = raw.strip()
     if body[:1] in "-*+":
         body = body[1:]
-    text, _ = split_metadata(body)
-    return normalize_text(text)
+    return normalize_text(split_group(body)[0])

@@ -11,9 +11,11 @@ subject, group and normalized text) is worked out once here, not once per pass.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from types import MappingProxyType
 from typing import NamedTuple
 
 from memrepo.errors import FormatError
@@ -29,6 +31,13 @@ GLOBAL = ""
 #: Who stated a fact, high to low: a person's word outranks what was imported, inferred
 #: by an agent or proposed by a dream.
 BY_RANK = {"user": 3, "import": 2, "agent": 1, "dream": 0}
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded(meta: str) -> Mapping[str, str]:
+    """A group's metadata, decoded once however often the passes ask (trust and dates
+    are compared many times over the few facts a dream changes). Read-only: shared."""
+    return MappingProxyType(decode_group(meta))
 
 
 class Fact(NamedTuple):
@@ -58,7 +67,7 @@ class Fact(NamedTuple):
     @property
     def metadata(self) -> dict[str, str]:
         """The decoded metadata (a new dict on every use)."""
-        return decode_group(self.meta) if self.meta else {}
+        return dict(_decoded(self.meta)) if self.meta else {}
 
     @property
     def links(self) -> tuple[str, ...]:
@@ -81,7 +90,7 @@ class Fact(NamedTuple):
     @property
     def by(self) -> str:
         """A bullet without `by` was written by a person."""
-        return self.metadata.get("by", "user") if "by" in self.meta else "user"
+        return _decoded(self.meta).get("by", "user") if "by" in self.meta else "user"
 
     @property
     def rank(self) -> int:
@@ -90,7 +99,7 @@ class Fact(NamedTuple):
     @property
     def added(self) -> str:
         """The `added` date as written (ISO dates sort as text), "" when unknown."""
-        value = self.metadata.get("added", "") if "added" in self.meta else ""
+        value = _decoded(self.meta).get("added", "") if "added" in self.meta else ""
         return value if _is_date(value) else ""
 
 
@@ -163,7 +172,7 @@ def _facts(docs: Mapping[str, Document]) -> Iterable[Fact]:
             # The marker: at most three spaces, then one character (as Document reads it).
             text, meta = split_group(raw.lstrip(" ")[1:])
             meta = meta or ""
-            subject = decode_group(meta).get("subject", "") if "subject" in meta else ""
+            subject = _decoded(meta).get("subject", "") if "subject" in meta else ""
             norm = normalize_text(text)
             yield Fact(path, line_no, raw, text, meta, order, group, subject, norm)
             order += 1

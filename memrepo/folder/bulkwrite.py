@@ -4,11 +4,16 @@
 re-reads and re-hashes every file and "freshens" its blob in the object database (a
 utime on the pack the dream just wrote), which for a dream's dozens of files costs more
 than writing them. Here the index is told each path's blob id directly, known from the
-commit being written, and one `diff_to_workdir(UPDATE_INDEX)` then records the new stat
-data, so `git status` stays clean. That pass still reads and hashes each changed file,
-but in one C loop with no object-database writes, and it takes stat data only when the
-content matches the blob: an edit a person makes between our write and the refresh
-stays visible as a modification, never hidden behind fresh stat data.
+commit being written, with the stat data of the file just written, so `git status`
+stays clean without reading a file again.
+
+That stat data is taken only when it is provably our write: the file's `stat` after the
+rename must show the inode, size and mtime `fstat` saw while we held it open. A person's
+edit in between (a new inode from an editor's atomic save, or a new mtime) fails that
+check; such a file, or every file when pygit2 offers no way to pass stat data (see
+`_StatEntry`), gets none, and one `diff_to_workdir(UPDATE_INDEX)` refreshes it instead:
+that pass takes stat data only when the content matches the blob, so an edit stays
+visible as a modification either way.
 
 Blob ids come from asking the object database whether it has each blob (the dream
 packed them just before, see `packs.py`), not from looking each one up.
@@ -23,6 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pygit2
 from pygit2.enums import DiffOption, FileMode
@@ -56,9 +62,12 @@ def store_blobs(
     return ids
 
 
-def write_files(root: Path, tmp_dir: Path, changes: Mapping[str, bytes | None]) -> None:
+def write_files(
+    root: Path, tmp_dir: Path, changes: Mapping[str, bytes | None]
+) -> dict[str, os.stat_result]:
     """Each new content to a temp file renamed over its target (a reader sees the old
     file or the new one, never a torn one); deletions unlink and drop emptied folders.
+    Returns the stat data of each file still exactly as written (see module docstring).
 
     Creating the temp file and renaming it are the cost that remains (measured: a thread
     pool did not help on 2 cores); what is saved is Python's per-file overhead: plain
@@ -67,6 +76,7 @@ def write_files(root: Path, tmp_dir: Path, changes: Mapping[str, bytes | None]) 
     base = os.fspath(root)
     tmp_base = f"{os.fspath(tmp_dir)}/{os.getpid()}-bulk-"
     ready: set[str] = set()
+    stats: dict[str, os.stat_result] = {}
     for number, (path, data) in enumerate(changes.items()):
         target = f"{base}/{path}"
         if data is None:
@@ -78,35 +88,92 @@ def write_files(root: Path, tmp_dir: Path, changes: Mapping[str, bytes | None]) 
             os.makedirs(parent, exist_ok=True)
             ready.add(parent)
         tmp = f"{tmp_base}{number}"
-        write_new_file(tmp, data)
+        written = write_new_file(tmp, data)
         os.replace(tmp, target)
+        now = os.stat(target, follow_symlinks=False)
+        if (now.st_ino, now.st_size, now.st_mtime_ns) == written:
+            stats[path] = now
+    return stats
 
 
-def stage_blobs(index: pygit2.Index, blob_ids: Mapping[str, pygit2.Oid | None]) -> None:
-    """Point the index at each path's blob (None removes it), then refresh stat data.
+def stage_blobs(
+    index: pygit2.Index,
+    blob_ids: Mapping[str, pygit2.Oid | None],
+    stats: Mapping[str, os.stat_result],
+) -> None:
+    """Point the index at each path's blob (None removes it) with the stat data in
+    `stats`; one stat refresh covers the files that have none.
 
     Modes are plain files: the worktree files were just written 0644, which is what
     `index.add(path)` recorded before.
     """
+    refresh = False
     for path, oid in blob_ids.items():
         if oid is None:
             if path in index:
                 index.remove(path)
-        else:
+            continue
+        stat = stats.get(path) if STAT_DATA else None
+        if stat is None:
             index.add(pygit2.IndexEntry(path, oid, FileMode.BLOB))
-    index.diff_to_workdir(DiffOption.UPDATE_INDEX)
+            refresh = True
+        else:
+            index.add(_StatEntry(path, oid, stat))
+    if refresh:
+        index.diff_to_workdir(DiffOption.UPDATE_INDEX)
 
 
-def write_new_file(path: str | Path, data: bytes) -> None:
+#: Whether this pygit2 lets an index entry carry stat data (see `_StatEntry`).
+STAT_DATA = callable(getattr(pygit2.IndexEntry, "_to_c", None))
+
+
+class _StatEntry(pygit2.IndexEntry):
+    """An index entry with the stat data git compares (times, device, inode, owner,
+    size), each cut to 32 bits as git stores it.
+
+    pygit2's public `IndexEntry` carries only path, id and mode; it builds libgit2's
+    entry in `_to_c`, which this extends. `STAT_DATA` is false when a pygit2 release
+    drops that method, and writes then fall back to the stat refresh (tested both ways).
+    """
+
+    def __init__(self, path: str, oid: pygit2.Oid, stat: os.stat_result) -> None:
+        super().__init__(path, oid, FileMode.BLOB)
+        self.stat = stat
+
+    def _to_c(self) -> Any:  # pygit2's cffi types are not exported
+        centry, keep_alive = super()._to_c()
+        st = self.stat
+        centry.ctime.seconds, centry.ctime.nanoseconds = _split_ns(st.st_ctime_ns)
+        centry.mtime.seconds, centry.mtime.nanoseconds = _split_ns(st.st_mtime_ns)
+        centry.dev = st.st_dev & _U32
+        centry.ino = st.st_ino & _U32
+        centry.uid = st.st_uid & _U32
+        centry.gid = st.st_gid & _U32
+        centry.file_size = st.st_size & _U32
+        return centry, keep_alive
+
+
+_U32 = 0xFFFFFFFF
+
+
+def _split_ns(ns: int) -> tuple[int, int]:
+    seconds, nanoseconds = divmod(ns, 1_000_000_000)
+    return seconds & _U32, nanoseconds
+
+
+def write_new_file(path: str | Path, data: bytes) -> tuple[int, int, int]:
     """Create or truncate `path` with `data`, without Python's buffered-file layers (on
-    every write's path: a journal and a temp file per file written)."""
+    every write's path: a journal and a temp file per file written). Returns the inode,
+    size and mtime (ns) of what was written, seen while the file was still open."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
+        done = os.fstat(fd)
     finally:
         os.close(fd)
+    return done.st_ino, done.st_size, done.st_mtime_ns
 
 
 def remove_empty_dirs(directory: Path, root: Path) -> None:

@@ -227,19 +227,19 @@ class GitStore:
         )
         files = {p: (str(o) if o is not None else None) for p, o in blob_ids.items()}
         self._write_journal(str(commit_id), str(parent.id), files)
-        self._write_worktree(changes)
+        stats = self._write_worktree(changes)
         self._move_main(commit_id, parent.id, message)
-        self._update_index(changes, blob_ids)
+        self._update_index(changes, blob_ids, stats)
         self._clear_journal()
         return str(commit_id)
 
-    def _write_worktree(self, changes: Mapping[str, bytes | None]) -> None:
+    def _write_worktree(self, changes: Mapping[str, bytes | None]) -> dict[str, os.stat_result]:
+        """Write the changes; for a large set, the stat data of each file as written."""
         tmp_dir = self.state_dir / "tmp"
         self._ensure_state_dirs()
         if bulkwrite.is_bulk(changes):
             # A dream's dozens of files: the same temp file + rename, less overhead.
-            bulkwrite.write_files(self.root, tmp_dir, changes)
-            return
+            return bulkwrite.write_files(self.root, tmp_dir, changes)
         for path, data in changes.items():
             target = self.root / path
             if data is None:
@@ -252,6 +252,7 @@ class GitStore:
             # cannot leave a torn file (rename is atomic); the journal covers the rest.
             write_new_file(tmp, data)
             os.replace(tmp, target)
+        return {}
 
     def _ensure_state_dirs(self) -> None:
         if not self._tmp_ready:
@@ -280,15 +281,16 @@ class GitStore:
         self,
         changes: Mapping[str, bytes | None],
         blob_ids: Mapping[str, pygit2.Oid | None] | None = None,
+        stats: Mapping[str, os.stat_result] | None = None,
     ) -> None:
         """Catch git's index up with a commit. A large set with its blob ids known goes in
-        by id plus one stat refresh (see `bulkwrite`); without ids (sync, which may write
-        symlinks) each file is added from the worktree."""
+        by id with the `stats` of the files as written (see `bulkwrite`); without ids
+        (sync, which may write symlinks) each file is added from the worktree."""
         try:
             index = self.repo.index
             index.read(False)
             if blob_ids is not None and bulkwrite.is_bulk(changes):
-                bulkwrite.stage_blobs(index, blob_ids)
+                bulkwrite.stage_blobs(index, blob_ids, stats or {})
             else:
                 for path, data in changes.items():
                     if data is None:
@@ -352,14 +354,14 @@ class GitStore:
                 # Someone edited these files since the crash; their edit wins.
                 self._clear_journal()
                 return True
-            self._write_worktree(changes)
+            stats = self._write_worktree(changes)
             commit = self.repo[commit_id]
             assert isinstance(commit, pygit2.Commit)
             self._move_main(commit_id, parent_id, commit.message)
         else:
-            self._write_worktree(changes)
+            stats = self._write_worktree(changes)
         blob_ids = {p: (pygit2.Oid(hex=o) if o is not None else None) for p, o in files.items()}
-        self._update_index(changes, blob_ids)
+        self._update_index(changes, blob_ids, stats)
         self._clear_journal()
         return True
 

@@ -156,3 +156,48 @@ def _commit_object(
     assert tree is not None
     sig = pygit2.Signature("memrepo", "memrepo@localhost")
     return repo.create_commit(None, sig, sig, "dream: crashed\n", tree, [parent.id])
+
+
+def _write_and_stage(
+    repo: MemoryRepo, changes: dict[str, bytes | None], *, with_stats: bool, edit: str = ""
+) -> None:
+    """The worktree and index steps of a large commit, on their own (HEAD not moved)."""
+    folder = repo.folder
+    ids = bulkwrite.store_blobs(folder.repo, changes)
+    tmp = folder.state_dir / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    stats = bulkwrite.write_files(repo.root, tmp, changes)
+    assert set(stats) == {p for p, d in changes.items() if d is not None}
+    if edit:
+        # A person's editor saves (a new file renamed over ours) before the index step.
+        (repo.root / "edit.tmp").write_bytes(b"X" * len(changes[edit] or b""))
+        (repo.root / "edit.tmp").replace(repo.root / edit)
+    index = folder.repo.index
+    index.read(False)
+    bulkwrite.stage_blobs(index, ids, stats if with_stats else {})
+    index.write()
+
+
+def test_stat_data_from_the_write_or_from_a_refresh_leave_git_clean(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    """Both ways of giving the index stat data: the files' own (what a dream uses when
+    pygit2 allows it) and the refresh fallback."""
+    for round_, with_stats in enumerate((True, False)):
+        changes: dict[str, bytes | None] = {
+            _topic(n): _content(n, f"round {round_}") for n in range(FILES)
+        }
+        _write_and_stage(memory_repo, changes, with_stats=with_stats)
+        assert git(memory_repo.root, "diff-files", "--name-only") == ""
+        git(memory_repo.root, "add", "-A")  # commit what the index holds, as a person would
+        git(memory_repo.root, "commit", "-q", "-m", f"round {round_}")
+        assert git(memory_repo.root, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_an_edit_before_the_index_step_is_never_hidden(memory_repo: MemoryRepo, git: Git) -> None:
+    changes: dict[str, bytes | None] = {_topic(n): _content(n, "three") for n in range(FILES)}
+    edited = _topic(2)
+    _write_and_stage(memory_repo, changes, with_stats=True, edit=edited)
+    # The index holds our blob; the file on disk is the person's: git must see the edit.
+    assert git(memory_repo.root, "diff", "--name-only") == f"{edited}\n"
+    assert git(memory_repo.root, "diff-files", "--name-only") == f"{edited}\n"
