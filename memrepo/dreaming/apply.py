@@ -45,6 +45,9 @@ class _File:
 
     def locate(self, ref: LineRef) -> int:
         """The unedited line with the ref's exact text nearest to where it was."""
+        line = ref.line
+        if 0 <= line < len(self.texts) and self.texts[line] == ref.raw and line not in self.edits:
+            return line  # still where it was (nearly always): no search needed
         if self._where is None:
             self._where = {}
             for i, text in enumerate(self.texts):

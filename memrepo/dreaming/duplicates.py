@@ -126,7 +126,12 @@ def _blocks(facts: Sequence[Fact]) -> list[tuple[Guard, list[int]]]:
 
 
 def _numbers(facts: Sequence[Fact]) -> list[tuple[str, ...]]:
-    return list(map(similarity.numbers, (f.norm for f in facts)))
+    """`similarity.numbers` of every fact, as one `map` (this runs over every entry)."""
+    found = list(map(similarity.find_numbers, [f.norm for f in facts]))
+    for numbers in found:
+        if len(numbers) > 1:
+            numbers.sort()
+    return list(map(tuple, found))
 
 
 def _accept(a: Fact, b: Fact, shape_a: similarity.Shape, shape_b: similarity.Shape) -> bool:

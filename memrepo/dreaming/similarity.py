@@ -32,6 +32,8 @@ SAME_SUBJECT = 0.5
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+#: The numbers of a text in order (`numbers` sorts them).
+find_numbers = _NUMBER.findall
 _STOP = frozenset([
     "a", "an", "the", "is", "are", "was", "were", "be", "been", "to", "of", "in", "on", "at",
     "for", "and", "or", "with", "by", "from", "as", "it", "its", "this", "that", "these",
@@ -79,7 +81,7 @@ def guard(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
 def numbers(folded: str) -> tuple[str, ...]:
     """The numbers of a casefolded text, sorted (the cheap half of the guard, so a pass
     can split thousands of texts by it before looking for negations)."""
-    found = _NUMBER.findall(folded)
+    found = find_numbers(folded)
     if len(found) > 1:
         found.sort()
     return tuple(found)

@@ -1,26 +1,22 @@
-"""The blob, worktree and index steps of a commit that changes many files (a dream).
+"""The blob, worktree and index steps of every commit memrepo writes.
 
-`GitStore.commit_files` updates git's index with `index.add(path)` per file: libgit2 then
-re-reads and re-hashes every file and "freshens" its blob in the object database (a
-utime on the pack the dream just wrote), which for a dream's dozens of files costs more
-than writing them. Here the index is told each path's blob id directly, known from the
-commit being written, with the stat data of the file just written, so `git status`
-stays clean without reading a file again.
+`index.add(path)` makes libgit2 re-read and re-hash each file and "freshen" its blob in
+the object database (a utime on the pack a dream just wrote). Here the index is told
+each path's blob id directly, known from the commit being written, with the stat data
+of the file just written, so `git status` stays clean without reading a file again.
 
 That stat data is taken only when it is provably our write: the file's `stat` after the
 rename must show the inode, size and mtime `fstat` saw while we held it open. A person's
 edit in between (a new inode from an editor's atomic save, or a new mtime) fails that
-check; such a file, or every file when pygit2 offers no way to pass stat data (see
-`_StatEntry`), gets none, and one `diff_to_workdir(UPDATE_INDEX)` refreshes it instead:
-that pass takes stat data only when the content matches the blob, so an edit stays
-visible as a modification either way.
+check. Such a file, or every file when pygit2 offers no way to pass stat data (see
+`_StatEntry`), gets none and is compared by content on git's next look, so the edit
+stays visible as a modification; when many files lack it, one
+`diff_to_workdir(UPDATE_INDEX)` refreshes them instead (it too takes stat data only
+where the content matches the blob).
 
-Blob ids come from asking the object database whether it has each blob (the dream
-packed them just before, see `packs.py`), not from looking each one up.
-
-Small commits (`remember`, `undo`) keep the per-file path: for a handful of files a
-full worktree diff costs more than it saves. The threshold is the one `packs.py` uses
-for the same reason.
+For a change set of `BULK_MIN` files or more (a dream, an import), blob ids come from
+asking the object database whether it has each blob (the dream packed them just before,
+see `packs.py`), not from looking each one up.
 """
 
 from __future__ import annotations
@@ -102,12 +98,12 @@ def stage_blobs(
     stats: Mapping[str, os.stat_result],
 ) -> None:
     """Point the index at each path's blob (None removes it) with the stat data in
-    `stats`; one stat refresh covers the files that have none.
+    `stats`; when many files have none, one stat refresh covers them.
 
     Modes are plain files: the worktree files were just written 0644, which is what
     `index.add(path)` recorded before.
     """
-    refresh = False
+    unknown: list[str] = []
     for path, oid in blob_ids.items():
         if oid is None:
             if path in index:
@@ -116,10 +112,13 @@ def stage_blobs(
         stat = stats.get(path) if STAT_DATA else None
         if stat is None:
             index.add(pygit2.IndexEntry(path, oid, FileMode.BLOB))
-            refresh = True
+            unknown.append(path)
         else:
             index.add(_StatEntry(path, oid, stat))
-    if refresh:
+    # Without stat data an entry is compared by content on git's next look (git and
+    # libgit2 treat a zero size as unknown), so an edit still shows; many such entries
+    # are refreshed here instead, so `git status` does not re-read them every time.
+    if len(unknown) >= BULK_MIN:
         index.diff_to_workdir(DiffOption.UPDATE_INDEX)
 
 

@@ -24,7 +24,7 @@ from pygit2.enums import FileMode, FileStatus
 from memrepo.clock import Clock, Identity
 from memrepo.errors import RepoStateError
 from memrepo.folder import bulkwrite
-from memrepo.folder.bulkwrite import remove_empty_dirs, write_new_file
+from memrepo.folder.bulkwrite import write_new_file
 
 MAIN = "refs/heads/main"
 JOURNAL_NAME = "journal.json"
@@ -234,25 +234,14 @@ class GitStore:
         return str(commit_id)
 
     def _write_worktree(self, changes: Mapping[str, bytes | None]) -> dict[str, os.stat_result]:
-        """Write the changes; for a large set, the stat data of each file as written."""
-        tmp_dir = self.state_dir / "tmp"
+        """Write the changes (temp file + rename each); the stat data of each file as
+        written, for the index (see `bulkwrite.write_files`).
+
+        No fsync: the same durability as git's own defaults. A killed process cannot
+        leave a torn file (rename is atomic); the journal covers the rest.
+        """
         self._ensure_state_dirs()
-        if bulkwrite.is_bulk(changes):
-            # A dream's dozens of files: the same temp file + rename, less overhead.
-            return bulkwrite.write_files(self.root, tmp_dir, changes)
-        for path, data in changes.items():
-            target = self.root / path
-            if data is None:
-                target.unlink(missing_ok=True)
-                remove_empty_dirs(target.parent, self.root)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = tmp_dir / f"{os.getpid()}-{len(path)}-{abs(hash(path)) % 10**12}"
-            # No fsync: the same durability as git's own defaults. A killed process
-            # cannot leave a torn file (rename is atomic); the journal covers the rest.
-            write_new_file(tmp, data)
-            os.replace(tmp, target)
-        return {}
+        return bulkwrite.write_files(self.root, self.state_dir / "tmp", changes)
 
     def _ensure_state_dirs(self) -> None:
         if not self._tmp_ready:
@@ -283,13 +272,13 @@ class GitStore:
         blob_ids: Mapping[str, pygit2.Oid | None] | None = None,
         stats: Mapping[str, os.stat_result] | None = None,
     ) -> None:
-        """Catch git's index up with a commit. A large set with its blob ids known goes in
-        by id with the `stats` of the files as written (see `bulkwrite`); without ids
+        """Catch git's index up with a commit. With the blob ids known, each path goes in
+        by id with the `stats` of the file as written (see `bulkwrite`); without ids
         (sync, which may write symlinks) each file is added from the worktree."""
         try:
             index = self.repo.index
             index.read(False)
-            if blob_ids is not None and bulkwrite.is_bulk(changes):
+            if blob_ids is not None:
                 bulkwrite.stage_blobs(index, blob_ids, stats or {})
             else:
                 for path, data in changes.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path, PurePosixPath
 
@@ -52,7 +53,9 @@ def link_target(path: str) -> str:
     return path[:-3] if path.endswith(".md") else path
 
 
+@functools.lru_cache(maxsize=4096)
 def resolve_link(target: str) -> str:
-    """The file a `[[target]]` names (the inverse of link_target)."""
+    """The file a `[[target]]` names (the inverse of link_target). Cached: a folder-wide
+    pass resolves the same few hundred targets several times."""
     target = target.strip().lstrip("/")
     return target if "." in PurePosixPath(target).name else target + ".md"

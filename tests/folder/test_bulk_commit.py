@@ -161,7 +161,7 @@ def _commit_object(
 def _write_and_stage(
     repo: MemoryRepo, changes: dict[str, bytes | None], *, with_stats: bool, edit: str = ""
 ) -> None:
-    """The worktree and index steps of a large commit, on their own (HEAD not moved)."""
+    """The worktree and index steps of a commit, on their own (HEAD not moved)."""
     folder = repo.folder
     ids = bulkwrite.store_blobs(folder.repo, changes)
     tmp = folder.state_dir / "tmp"
@@ -201,3 +201,18 @@ def test_an_edit_before_the_index_step_is_never_hidden(memory_repo: MemoryRepo, 
     # The index holds our blob; the file on disk is the person's: git must see the edit.
     assert git(memory_repo.root, "diff", "--name-only") == f"{edited}\n"
     assert git(memory_repo.root, "diff-files", "--name-only") == f"{edited}\n"
+
+
+def test_a_few_files_without_stat_data_are_compared_by_content(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    """Below BULK_MIN no refresh runs: git must still see the files as clean, and a
+    person's edit as a modification."""
+    changes: dict[str, bytes | None] = {_topic(n): _content(n, "few") for n in range(3)}
+    _write_and_stage(memory_repo, changes, with_stats=False)
+    git(memory_repo.root, "commit", "-q", "-m", "few")
+    assert git(memory_repo.root, "status", "--porcelain", "--untracked-files=all") == ""
+    assert memory_repo.folder.store.pending_edits().modified == ()
+    (memory_repo.root / _topic(1)).write_bytes(_content(1, "FEW"))
+    assert git(memory_repo.root, "status", "--porcelain") == f" M {_topic(1)}\n"
+    assert memory_repo.folder.store.pending_edits().modified == (_topic(1),)
