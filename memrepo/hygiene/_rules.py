@@ -15,27 +15,40 @@ that is, and are found by ``private_key_spans`` instead of a single expression.
 
 Rules only say where a candidate is; ``validate`` (a Luhn check, "does this value look
 like a credential") decides whether it is one.
+
+Each detector also states its ``Needs``: substrings (or digits) that every one of its
+matches contains, read off the pattern next to them. A text without them skips the
+detector, which changes no result (tests/hygiene/test_prefilter.py holds every detector
+to that) and spares most texts most scans.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ._needs import Needs, lowered_for_needs
 
 #: Upper bound on the characters a rule's match (with its lookarounds) can span.
 MAX_RULE_SPAN = 12_000
 
 Validator = Callable[["re.Match[str]"], bool]
+Finder = Callable[[str], Iterable[tuple[int, int]]]
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A regular expression for one kind; the group ``secret`` (or the match) is the span."""
+    """A regular expression for one kind; the group ``secret`` (or the match) is the span.
+
+    ``needs`` is what every match contains, read off the pattern: a text without it is
+    not scanned (for a ``(?i)`` pattern, ``folded`` needs; see ``_needs``).
+    """
 
     kind: str
     pattern: re.Pattern[str]
     validate: Validator | None = None
+    needs: Needs = field(kw_only=True)
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """Yield the (start, end) of every validated secret of this kind in ``text``."""
@@ -107,6 +120,11 @@ _ASSIGNMENT = re.compile(
       | ["'`]? (?P<bare> [^\s"'`]{1,256} )
     )
     """
+)
+#: Every keyword above contains one of these ("api_token" a "token", "private-key" a
+#: "key", "passphrase" a "pass", "credentials" a "credential").
+_ASSIGNMENT_NEEDS = Needs(
+    any_of=("pass", "pwd", "key", "token", "secret", "credential"), folded=True
 )
 
 # Trailing punctuation that ends a sentence or a bracket rather than the value.
@@ -183,6 +201,7 @@ def _assignment_value_is_credential(
 
 PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PRIVATE_KEY_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PRIVATE_KEY_NEEDS = Needs(any_of=("-----BEGIN",))
 
 
 def private_key_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -215,6 +234,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "aws_access_key_id",
         re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
+        needs=Needs(any_of=("AKIA", "ASIA", "ABIA", "ACCA")),
     ),
     Rule(
         "github_token",
@@ -223,6 +243,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:gh[pousr]_[A-Za-z0-9]{30,251}|github_pat_[A-Za-z0-9_]{22,243})"
             r"(?![A-Za-z0-9_])"
         ),
+        needs=Needs(any_of=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     ),
     Rule(
         "gitlab_token",
@@ -230,6 +251,12 @@ RULES: tuple[Rule, ...] = (
             r"(?<![A-Za-z0-9_-])"
             r"gl(?:pat|dt|rt|ptt|oas|cbt|ft|soat|imt|agent)-[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_]"
             r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])"
+        ),
+        needs=Needs(
+            any_of=(
+                *("glpat-", "gldt-", "glrt-", "glptt-", "gloas-"),
+                *("glcbt-", "glft-", "glsoat-", "glimt-", "glagent-"),
+            )
         ),
     ),
     Rule(
@@ -240,6 +267,9 @@ RULES: tuple[Rule, ...] = (
             r"(?![A-Za-z0-9_-])"
         ),
         _has_letter_and_digit,
+        needs=Needs(
+            any_of=("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-")
+        ),
     ),
     Rule(
         "slack_token",
@@ -248,10 +278,12 @@ RULES: tuple[Rule, ...] = (
             r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/"
             r"(?P<secret>[A-Za-z0-9_/+-]{19,300}[A-Za-z0-9_])"
         ),
+        needs=Needs(any_of=("hooks.slack.com/",), folded=True),
     ),
     Rule(
         "google_api_key",
         re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+        needs=Needs(any_of=("AIza",)),
     ),
     Rule(
         "api_key",
@@ -264,6 +296,7 @@ RULES: tuple[Rule, ...] = (
             r"(?![A-Za-z0-9_-])"
         ),
         _has_letter_and_digit,
+        needs=Needs(any_of=("sk-", "sk_live_", "sk_test_", "rk_live_", "rk_test_")),
     ),
     Rule(
         "jwt",
@@ -274,6 +307,7 @@ RULES: tuple[Rule, ...] = (
             r"eyJ[A-Za-z0-9_-]{5,1500}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{0,1500}"
             r"(?![A-Za-z0-9_-])"
         ),
+        needs=Needs(any_of=("eyJ",)),
     ),
     Rule(
         "url_credentials",
@@ -281,6 +315,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,20}://"
             r"(?P<secret>[^\s/@:]{1,128}:[^\s/@]{1,256})@"
         ),
+        # ":", "/" and "@" are uncased: (?i) matches each only to itself.
+        needs=Needs(any_of=("://",), all_of=("@",), folded=True),
     ),
     Rule(
         "aws_secret_access_key",
@@ -290,6 +326,7 @@ RULES: tuple[Rule, ...] = (
             r"(?<![A-Za-z0-9/+])(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         _looks_base64_random,
+        needs=Needs(any_of=("secret",), folded=True),
     ),
     Rule(
         "card_number",
@@ -304,6 +341,9 @@ RULES: tuple[Rule, ...] = (
             r"(?![\w]|[ .,/-][0-9])"
         ),
         _is_card_number,
+        # No literal, but every branch holds 9 digits in a row (13+ in one run) or two
+        # groups of 4 joined by one separator (4-4-4-4, 4-6-5).
+        needs=Needs(shapes=(b"000000000", b"0000-0000")),
     ),
 )
 
@@ -315,16 +355,16 @@ _BEARER = Rule(
         r"(?P<secret>[A-Za-z0-9._~+/-]{15,1024}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])"
     ),
     _has_letter_and_digit,
+    needs=Needs(any_of=("bearer",), folded=True),
 )
 
 
 def assignment_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Values of ``keyword = value`` assignments and bearer tokens that look like credentials."""
+    """Values of ``keyword = value`` assignments that look like credentials."""
     for match in _ASSIGNMENT.finditer(text):
         span = assignment_value(match)
         if span is not None:
             yield span
-    yield from _BEARER.spans(text)
 
 
 #: Every expression the finders run; each match spans at most MAX_RULE_SPAN characters.
@@ -336,12 +376,27 @@ BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
     _BEARER.pattern,
 )
 
-Finder = Callable[[str], Iterable[tuple[int, int]]]
 
-#: (kind, finder) from most to least specific: when candidates overlap they are merged
-#: and the merged span takes the kind that comes first here.
-DETECTORS: tuple[tuple[str, Finder], ...] = (
-    ("private_key", private_key_spans),
-    *((rule.kind, rule.spans) for rule in RULES),
-    ("assignment", assignment_spans),
+@dataclass(frozen=True, slots=True)
+class Detector:
+    """A finder of one kind of secret, with what each of its matches needs."""
+
+    kind: str
+    find: Finder
+    needs: Needs
+
+
+#: From most to least specific: when candidates overlap they are merged and the merged
+#: span takes the kind that comes first here.
+DETECTORS: tuple[Detector, ...] = (
+    Detector("private_key", private_key_spans, _PRIVATE_KEY_NEEDS),
+    *(Detector(rule.kind, rule.spans, rule.needs) for rule in RULES),
+    Detector("assignment", assignment_spans, _ASSIGNMENT_NEEDS),
+    Detector(_BEARER.kind, _BEARER.spans, _BEARER.needs),
 )
+
+
+def detectors_for(text: str) -> Iterator[Detector]:
+    """The detectors that may find something in ``text``: those whose needs it meets."""
+    lowered = lowered_for_needs(text)
+    return (detector for detector in DETECTORS if detector.needs.met_by(text, lowered))

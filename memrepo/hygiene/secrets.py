@@ -6,6 +6,8 @@ redaction must never turn text into metadata.
 
 What is caught and what is left alone is decided in ``_rules``; this module merges the
 candidates of every rule into sorted, non-overlapping matches and rewrites the text.
+Only the detectors whose needs a text meets run on it (``detectors_for``): on ordinary
+prose that is few or none, and the result is the same as running them all.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._rules import DETECTORS
+from ._rules import DETECTORS, detectors_for
 
 #: Every kind ``find_secrets`` reports, most specific first (the order of ``DETECTORS``).
-SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for kind, _ in DETECTORS))
+SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(detector.kind for detector in DETECTORS))
 
 #: A marker ``redact_secrets`` writes, wherever it appears in a text.
 REDACTION_MARKER = re.compile(r"\[redacted [a-z_]{1,40}\]")
@@ -50,12 +52,16 @@ def find_secrets(text: str) -> list[SecretMatch]:
     ``token=``, a password inside a URL) are merged into one span, so no part of any
     candidate survives redaction; the merged span takes the most specific kind.
     """
-    candidates: list[tuple[int, int, int, str]] = []
-    for kind, finder in DETECTORS:
-        priority = _PRIORITY[kind]
-        candidates.extend(
-            (start, end, priority, kind) for start, end in finder(text) if end > start
-        )
+    return merge_candidates(
+        (detector.kind, start, end)
+        for detector in detectors_for(text)
+        for start, end in detector.find(text)
+    )
+
+
+def merge_candidates(found: Iterable[tuple[str, int, int]]) -> list[SecretMatch]:
+    """Sorted, non-overlapping matches from (kind, start, end) candidates of any detector."""
+    candidates = [(start, end, _PRIORITY[kind], kind) for kind, start, end in found if end > start]
     candidates.sort(key=lambda c: (c[0], -c[1], c[2]))
     merged: list[SecretMatch] = []
     cluster: tuple[int, int, int, str] | None = None

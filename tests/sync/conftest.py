@@ -183,7 +183,11 @@ class CutProxy:
                 client, _ = self._server.accept()
             except OSError:
                 return
-            upstream = socket.create_connection(("127.0.0.1", self.daemon.port))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.daemon.port))
+            except OSError:  # the daemon is down (cut): git sees a refused connection
+                client.close()
+                continue
             counted = {"up": 0, "down": 0}
             for src, dst, name in ((client, upstream, "up"), (upstream, client, "down")):
                 thread = threading.Thread(

@@ -214,7 +214,7 @@ def test_daemon_killed_mid_transfer(
         remote_before = snapshot(git_daemon.base / "remote.git")
         with pytest.raises(SyncError) as caught:
             api.sync(b.folder)
-        assert proxy.cut.is_set()
+        assert proxy.cut.is_set(), repr(caught.value)
         assert isinstance(caught.value, RemoteUnreachable), caught.value
         consistent(b, git)
         assert snapshot(git_daemon.base / "remote.git")[0] == remote_before[0]  # refs
