@@ -10,8 +10,10 @@ not at all. Commitment expiry for memory_items runs last (reference §5b).
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -56,7 +58,7 @@ def dream(
     chosen = model if model is not None else OfflineModel()
     started = now or folder.clock.now()
     notes = tuple(n if isinstance(n, RecentNote) else RecentNote(text=n) for n in recent_notes)
-    with folder.lock:
+    with folder.lock, _collector_paused():
         state = load_state(folder.state_dir)
         base = branches.main_id(folder) if dry_run else branches.begin_dream(folder)
         state.mark_undone(branches.undone_commits(folder, state.commits))
@@ -85,6 +87,21 @@ def dream(
         _remember_run(folder, state, report, commit, name, safe)
         curation = curator(notes, started) if curator is not None else None
     return report.model_copy(update={"commit": commit, "review": name, "curation": curation})
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for the dream: it allocates tens of
+    thousands of small objects (a fact per entry, its tuples and strings), which would
+    set off collections that each walk every object of the process; none of them form
+    cycles, so reference counting frees them all the same."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _plan(

@@ -26,3 +26,4 @@ def test_bench_dream_finds_every_planted_problem() -> None:
     assert quality["contradictions_found"] == quality["contradictions_planted"]
     assert quality["links_reported"] == 3 and quality["unlisted_linked"] == 2
     assert result["corpus"]["entries"] >= 300 and result["timing"]["ratio"] > 0
+    assert result["timing"]["dry_run_ms"] > 0

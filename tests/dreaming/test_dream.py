@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from memrepo import MemoryRepo
@@ -111,6 +113,7 @@ def test_a_dream_interrupted_after_planning_applies_nothing(
     head = git(repo.root, "rev-parse", "HEAD")
     with pytest.raises(KeyboardInterrupt):
         repo.dream(model=Exploding())
+    assert gc.isenabled()  # the dream pauses the cyclic collector, and always resumes it
     assert git(repo.root, "rev-parse", "HEAD") == head
     assert git(repo.root, "branch", "--list", "dream/*") == ""
     assert git(repo.root, "status", "--porcelain") == ""
@@ -141,6 +144,7 @@ def test_last_dream_reports_time_counts_and_pending_reviews(
 ) -> None:
     commit({"MEMORY.md": SEED})
     report = repo.dream()
+    assert gc.isenabled()
     status = repo.last_dream()
     assert status.last_at == report.started_at
     assert status.counts == {"expiry": 1, "duplicates": 1, "subjects": 1}
