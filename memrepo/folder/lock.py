@@ -17,13 +17,17 @@ from types import TracebackType
 from memrepo.errors import LockTimeout
 
 LOCK_NAME = "write.lock"
+#: Held for a whole `sync` (one at a time per root), while the write lock is held only
+#: for its local steps, so writes never wait for the network.
+SYNC_LOCK_NAME = "sync.lock"
 
 
 class WriteLock:
-    """A blocking, re-entrant-per-object exclusive lock on `<state>/write.lock`."""
+    """A blocking, re-entrant-per-object exclusive lock on `<state>/write.lock` (or on
+    another lock file of the state folder, `name`)."""
 
-    def __init__(self, state_dir: Path, timeout: float = 30.0) -> None:
-        self.path = state_dir / LOCK_NAME
+    def __init__(self, state_dir: Path, timeout: float = 30.0, name: str = LOCK_NAME) -> None:
+        self.path = state_dir / name
         self.timeout = timeout
         self._fd: int | None = None
         self._depth = 0

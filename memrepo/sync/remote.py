@@ -2,8 +2,9 @@
 
 Every transfer is one `git` command (see `memrepo.sync.credentials` for why) naming the
 URL and an explicit refspec, never a configured remote's default refspecs: the fetch
-reads the remote's main into `refs/memrepo/incoming/main`, the push sends
-`refs/heads/main:refs/heads/main` and nothing else, without `+` and without `--force`,
+reads the remote's main into `refs/memrepo/incoming/main`, the push sends main (as
+`refs/heads/main`, or the commit sync integrated, by id) to the remote's
+`refs/heads/main` and nothing else, without `+` and without `--force`,
 so review branches (`dream/*`), conflict branches (`sync/*`) and memrepo's own refs can
 never leave the machine, and a push that is not a fast-forward on the remote is rejected
 by git itself.
@@ -151,12 +152,14 @@ class GitRemote:
             return False
         raise classify_failure(self.url, "fetch from", result.stderr)
 
-    def push_main(self) -> PushOutcome:
-        """Push main to the remote's main, never forced; a rejection is an outcome."""
-        result = self._git(["push", "--porcelain", "--", self.url, MAIN_REFSPEC], "push to")
+    def push_main(self, commit: str | None = None) -> PushOutcome:
+        """Push main (or exactly `commit`, which main holds or descends from) to the
+        remote's main, never forced; a rejection is an outcome."""
+        spec = f"{commit}:refs/heads/main" if commit is not None else MAIN_REFSPEC
+        result = self._git(["push", "--porcelain", "--", self.url, spec], "push to")
         for line in result.stdout.splitlines():
             flag, _, rest = line.partition("\t")
-            if not rest.startswith(MAIN_REFSPEC):
+            if not rest.startswith(spec):
                 continue
             if flag in ("*", " ", "=", "+"):
                 return PushOutcome(True)

@@ -1,16 +1,21 @@
 """`sync()`: commit pending edits, fetch, integrate, push main; then fetch the teams.
 
-Everything on the memory repo happens under the folder's write lock, so no memrepo
-write interleaves with a sync. The order is the one that never loses work:
+One sync runs at a time per root (the sync lock). The steps on the memory repo itself
+run under the folder's write lock, so no memrepo write interleaves with them; the
+network steps (fetch, push) run without it, so writes go on while the remote is slow.
+The order is the one that never loses work:
 
 1. people's uncommitted edits are committed (as every write does first);
-2. the remote's main is fetched into `refs/memrepo/incoming/main` and checked: a remote
-   that dropped commits it had (`HistoryRewritten`) or shares no history with us
-   (`UnrelatedHistories`) is refused before anything moves;
+2. the remote's main is fetched into `refs/memrepo/incoming/main` (no write lock:
+   only that ref and new objects are written) and, under the write lock again with
+   whatever was written meanwhile committed, checked: a remote that dropped commits it
+   had (`HistoryRewritten`) or shares no history with us (`UnrelatedHistories`) is
+   refused before anything moves;
 3. main is integrated: nothing to do, a fast-forward, or an entry-aware merge commit
    (two parents; the losers of conflicts on a `sync/conflict-<date>-<n>` branch);
-4. main, and only main, is pushed, never forced. A rejection (the remote moved in the
-   meantime) goes back to 2, at most `MAX_ATTEMPTS` times, then `SyncRejected`.
+4. exactly that commit is pushed to the remote's main, never forced (no write lock:
+   a write made meanwhile goes with the next sync). A rejection (the remote moved in
+   the meantime) goes back to 2, at most `MAX_ATTEMPTS` times, then `SyncRejected`.
 
 Each outcome, success or error, is recorded for `sync_status()`; a failure raises.
 """
@@ -37,6 +42,7 @@ from memrepo.folder.integrate import (
     ref_target,
     sync_message,
 )
+from memrepo.folder.lock import SYNC_LOCK_NAME, WriteLock
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import ConflictInfo, Integration, SyncReport, TeamSyncResult
 from memrepo.sync.conflicts import conflict_message
@@ -119,25 +125,31 @@ def _fetch_teams(
 
 
 def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncReport:
-    with folder.lock:
-        before = folder.store.main_id()
-        say("committing pending edits")
-        outcome = _Outcome(head=commit_pending_edits(folder))
-        edits = str(outcome.head.id) if str(outcome.head.id) != before else None
+    """The rounds of module docstring steps 1-4. The sync lock keeps a second sync of
+    this root out for the whole run; the write lock is held only for the local steps, so
+    a `remember` waits for a merge at most, never for the network."""
+    with _sync_lock(folder):
+        head, edits = _commit_edits(folder, say)
+        outcome = _Outcome(head=head)
         last_reason = ""
         for attempt in range(1, MAX_ATTEMPTS + 1):
             say(f"fetching main from {remote.url}")
             incoming = _fetch(folder, remote)
-            _check_history(folder, remote.url, outcome.head, incoming)
-            outcome.fetched = str(incoming) if incoming is not None else None
-            _integrate(folder, outcome, incoming, remote.url, say)
-            if incoming is not None and outcome.head.id == incoming:
-                record_remote_main(folder, incoming)
-                return _report(remote.url, edits, outcome, attempt, pushed=False)
+            with folder.lock:
+                outcome.head, more_edits = _commit_edits(folder, say)
+                edits = more_edits or edits
+                _check_history(folder, remote.url, outcome.head, incoming)
+                outcome.fetched = str(incoming) if incoming is not None else None
+                _integrate(folder, outcome, incoming, remote.url, say)
+                if incoming is not None and outcome.head.id == incoming:
+                    record_remote_main(folder, incoming)
+                    return _report(remote.url, edits, outcome, attempt, pushed=False)
             say(f"pushing main to {remote.url}")
-            push = remote.push_main()
+            # Exactly the commit integrated above: writes made since wait for the next sync.
+            push = remote.push_main(str(outcome.head.id))
             if push.accepted:
-                record_remote_main(folder, outcome.head.id)
+                with folder.lock:
+                    record_remote_main(folder, outcome.head.id)
                 return _report(remote.url, edits, outcome, attempt, pushed=True)
             last_reason = push.reason
             time.sleep(random.uniform(0, _BACKOFF * attempt))
@@ -146,6 +158,20 @@ def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncRe
             "remote kept changing (or refuses pushes). Everything is committed and merged "
             "locally; sync again later, or check the remote's branch protection and hooks"
         )
+
+
+def _sync_lock(folder: MemoryFolder) -> WriteLock:
+    return WriteLock(folder.state_dir, folder.config.lock_timeout_seconds, SYNC_LOCK_NAME)
+
+
+def _commit_edits(folder: MemoryFolder, say: Progress) -> tuple[pygit2.Commit, str | None]:
+    """main after committing people's uncommitted edits, and that commit (None when
+    there were none)."""
+    with folder.lock:
+        before = folder.store.main_id()
+        say("committing pending edits")
+        head = commit_pending_edits(folder)
+        return head, (str(head.id) if str(head.id) != before else None)
 
 
 def _report(

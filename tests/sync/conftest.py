@@ -223,6 +223,81 @@ class CutProxy:
                 sock.close()
 
     def close(self) -> None:
-        self._server.close()
+        _stop_listening(self._server)
         for thread in self._threads:
             thread.join(timeout=STARTUP_SECONDS)
+
+
+class GateProxy:
+    """A TCP proxy to the daemon that holds its `hold`-th connection (a sync's fetch is
+    its first git command, its push the second) until `release()`: a remote that hangs
+    in the middle of a sync. Other connections pass straight through.
+    """
+
+    def __init__(self, daemon: GitDaemon, hold: int) -> None:
+        self.daemon = daemon
+        self.hold = hold
+        self.port = free_port()
+        self.holding = threading.Event()
+        self._released = threading.Event()
+        self._count = 0
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        self._threads: list[threading.Thread] = []
+        accepting = threading.Thread(target=self._accept, daemon=True)
+        accepting.start()
+
+    def url(self, name: str) -> str:
+        return f"git://127.0.0.1:{self.port}/{name}"
+
+    def release(self) -> None:
+        self._released.set()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            self._count += 1
+            held = self._count == self.hold
+            thread = threading.Thread(target=self._serve, args=(client, held), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _serve(self, client: socket.socket, held: bool) -> None:
+        if held:
+            self.holding.set()
+            self._released.wait(timeout=60)
+        with client:
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.daemon.port))
+            except OSError:
+                return
+            with upstream:
+                back = threading.Thread(target=_pipe, args=(upstream, client), daemon=True)
+                back.start()
+                _pipe(client, upstream)
+                back.join(timeout=60)
+
+    def close(self) -> None:
+        self.release()
+        _stop_listening(self._server)
+        for thread in self._threads:
+            thread.join(timeout=STARTUP_SECONDS)
+
+
+def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    """Copy until `src` ends, then end the write side of `dst`."""
+    with contextlib.suppress(OSError):
+        while data := src.recv(65536):
+            dst.sendall(data)
+        dst.shutdown(socket.SHUT_WR)
+
+
+def _stop_listening(server: socket.socket) -> None:
+    """Close a listening socket so that its port is free again. `close()` alone does not
+    wake a thread blocked in `accept()`, which keeps the socket listening; a later test
+    that got the same port from `free_port` would then share it with a dead proxy."""
+    with contextlib.suppress(OSError):
+        server.shutdown(socket.SHUT_RDWR)
+    server.close()

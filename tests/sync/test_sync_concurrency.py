@@ -1,0 +1,111 @@
+"""A sync holds the write lock only for its local steps: writes go on while the remote
+is slow, and what they write is never lost (it goes with this sync or the next)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from memrepo import MemoryRepo
+from memrepo.config import load_config
+from memrepo.errors import LockTimeout
+from memrepo.models.sync import SyncReport
+from memrepo.sync import api
+
+from .conftest import (
+    CLOCK,
+    STARTUP_SECONDS,
+    GateProxy,
+    GitDaemon,
+    first_machine,
+    make_bare,
+    second_machine,
+    texts,
+)
+
+Git = Callable[..., str]
+
+
+def _machines(tmp_path: Path, daemon: GitDaemon) -> tuple[MemoryRepo, MemoryRepo]:
+    """a and b share a remote; a has written something b has not fetched yet."""
+    make_bare(daemon.base / "remote.git")
+    url = daemon.url("remote.git")
+    a = first_machine(tmp_path / "a", url)
+    b = second_machine(tmp_path / "b", url)
+    a.remember("Fact written on a")
+    api.sync(a.folder)
+    return a, b
+
+
+def _quick_writer(root: Path) -> MemoryRepo:
+    """Another opener of b whose writes give up after 2 s instead of 30: a write stuck
+    behind the sync fails the test with LockTimeout rather than hanging it."""
+    state = root / ".git" / "memrepo"
+    config = load_config(state).model_copy(update={"lock_timeout_seconds": 2.0})
+    return MemoryRepo.open(root, clock=CLOCK, config=config)
+
+
+def _sync_in_background(pool: ThreadPoolExecutor, root: Path) -> Future[SyncReport]:
+    return pool.submit(lambda: api.sync(MemoryRepo.open(root, clock=CLOCK).folder))
+
+
+@pytest.mark.slow
+def test_a_write_during_a_hanging_fetch_goes_out_with_that_sync(
+    tmp_path: Path, git_daemon: GitDaemon, git: Git
+) -> None:
+    a, b = _machines(tmp_path, git_daemon)
+    proxy = GateProxy(git_daemon, hold=1)
+    try:
+        api.set_remote(b.folder, proxy.url("remote.git"), confirm_private=True)
+        with ThreadPoolExecutor(1) as pool:
+            syncing = _sync_in_background(pool, b.root)
+            assert proxy.holding.wait(STARTUP_SECONDS)
+            _quick_writer(b.root).remember("Written while the fetch hangs")
+            # A second sync of the same root waits for the first (here: gives up).
+            with pytest.raises(LockTimeout, match=r"sync\.lock"):
+                api.sync(_quick_writer(b.root).folder)
+            proxy.release()
+            report = syncing.result(timeout=60)
+    finally:
+        proxy.close()
+    assert report.pushed and report.integration == "merged"
+    api.sync(a.folder)
+    assert "Written while the fetch hangs" in texts(a)
+    assert "Fact written on a" in texts(b)
+    assert git(b.root, "status", "--porcelain") == ""
+
+
+@pytest.mark.slow
+def test_a_write_during_a_hanging_push_waits_for_the_next_sync(
+    tmp_path: Path, git_daemon: GitDaemon, git: Git
+) -> None:
+    a, b = _machines(tmp_path, git_daemon)
+    b.remember("Fact written on b")  # so the sync has something to push
+    remote = git_daemon.base / "remote.git"
+    proxy = GateProxy(git_daemon, hold=2)
+    try:
+        api.set_remote(b.folder, proxy.url("remote.git"), confirm_private=True)
+        with ThreadPoolExecutor(1) as pool:
+            syncing = _sync_in_background(pool, b.root)
+            assert proxy.holding.wait(STARTUP_SECONDS)
+            _quick_writer(b.root).remember("Written while the push hangs")
+            proxy.release()
+            report = syncing.result(timeout=60)
+        # The sync pushed exactly what it had merged; the later write is local, on top.
+        assert report.pushed
+        assert git(remote, "rev-parse", "main").strip() == report.head
+        git(b.root, "merge-base", "--is-ancestor", report.head, "main")
+        assert git(b.root, "rev-parse", "main").strip() != report.head
+        api.sync(a.folder)
+        assert "Written while the push hangs" not in texts(a)
+        # ... and the next sync takes it out.
+        assert api.sync(b.folder).pushed
+    finally:
+        proxy.close()
+    api.sync(a.folder)
+    assert {"Written while the push hangs", "Fact written on b"} <= set(texts(a))
+    assert git(b.root, "status", "--porcelain") == ""
+    git(b.root, "fsck", "--strict", "--no-dangling")
