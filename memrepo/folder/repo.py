@@ -24,6 +24,7 @@ from memrepo.errors import (
     RepoStateError,
     SecretInEdit,
 )
+from memrepo.folder import reinforcements
 from memrepo.folder.gitstore import MAIN, GitStore, PendingEdits, changed_paths
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, commit_info, summarize
@@ -248,6 +249,8 @@ class MemoryFolder:
             norm = normalize_text(write.text)
             for entry in doc.entries:
                 if normalize_text(entry.text) == norm:
+                    ref = make_ref(write.path, entry.id)
+                    reinforcements.record(self.state_dir, ref, write.by, write.task)
                     return self._result("reinforced", write, entry.id, None)
             line = format_entry(write.text, write.metadata)
             subject = write.metadata.get("subject")

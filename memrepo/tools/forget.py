@@ -4,9 +4,9 @@ The one exception to asking is a memory this task inferred itself and nobody els
 for an item, source `inferred`, this task's id, never reinforced, no other record merged
 into it, no earlier revision replaced by it; for a folder entry, `by: agent` and every
 commit that added or changed it made by this task (`Memrepo-By: agent`, `Memrepo-Task:
-<this task>`). A folder entry's reinforcement leaves no trace in git (DESIGN §3 step 4),
-so another task that remembered the same text is not seen there. Anything else, including
-everything a person wrote, needs approval. A ref the task cannot see is "not found", so a
+<this task>`), and nobody else stated it again since (a repeat makes no commit, DESIGN
+§3 step 4, so `folder.reinforcements` keeps that record locally). Anything else,
+including everything a person wrote, needs approval. A ref the task cannot see is "not found", so a
 model cannot probe or delete memories outside its view.
 """
 
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from memrepo.errors import ApprovalDenied, EntryNotFound, ReadOnlyRef, ToolInputError
 from memrepo.folder.authorship import entry_commits
+from memrepo.folder.reinforcements import party, repeated_by
 from memrepo.folder.repo import parse_ref
 from memrepo.models import RecallHit
 from memrepo.models.items import ITEM_REF_PREFIX
@@ -87,8 +88,11 @@ def _own_inference(env: ToolEnv, hit: RecallHit) -> bool:
     if hit.provenance.by != "agent" or hit.provenance.uncommitted:
         return False
     path, entry_id = parse_ref(hit.ref)
+    task = " ".join(task.split())
+    repeated = repeated_by(env.repo.folder.state_dir, hit.ref)
+    if repeated is None or any(who != party("agent", task) for who in repeated):
+        return False
     commits = entry_commits(env.repo.folder, path, entry_id)
     return bool(commits) and all(
-        c.by == "agent" and c.task == " ".join(task.split()) and c.origin == "remember"
-        for c in commits
+        c.by == "agent" and c.task == task and c.origin == "remember" for c in commits
     )

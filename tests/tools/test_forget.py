@@ -171,3 +171,47 @@ def test_refs_that_cannot_be_forgotten(
     with pytest.raises(error):
         tools_for(task_id="t1").dispatch("memory_forget", {"ref": ref})
     assert snapshot(repo) == before
+
+
+def test_an_entry_another_task_repeated_is_no_longer_only_this_tasks(
+    repo: MemoryRepo, tools_for: ToolsFor, approval: RecordingApproval
+) -> None:
+    """A repeat makes no commit, so git cannot show it; forget must still ask."""
+    ref = remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t1")
+    assert remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t2") == ref
+    before = snapshot(repo)
+    with pytest.raises(ApprovalDenied):
+        tools_for(task_id="t1").dispatch("memory_forget", {"ref": ref})
+    assert snapshot(repo) == before and [a.ref for a in approval.asked] == [ref]
+
+
+def test_a_person_repeating_an_agents_entry_makes_forget_ask(
+    repo: MemoryRepo, tools_for: ToolsFor, approval: RecordingApproval
+) -> None:
+    ref = remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t1")
+    assert repo.remember("Scratch: the build cache lives in /tmp/cache").action == "reinforced"
+    with pytest.raises(ApprovalDenied):
+        tools_for(task_id="t1").dispatch("memory_forget", {"ref": ref})
+
+
+def test_the_same_task_repeating_itself_keeps_it_its_own(
+    repo: MemoryRepo, tools_for: ToolsFor, approval: RecordingApproval
+) -> None:
+    ref = remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t1")
+    remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t1")
+    result = tools_for(task_id="t1").dispatch("memory_forget", {"ref": ref})
+    assert result["approval"] == "own_inference" and approval.asked == []
+
+
+def test_an_unreadable_repeat_record_makes_forget_ask(
+    repo: MemoryRepo, tools_for: ToolsFor, approval: RecordingApproval
+) -> None:
+    """The record fails closed: nobody can say no one else repeated the entry."""
+    ref = remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t1")
+    record = repo.folder.state_dir / "reinforcements.json"
+    record.write_bytes(b"\xff{ not json")
+    remember(tools_for, "Scratch: the build cache lives in /tmp/cache", task_id="t2")
+    assert record.read_bytes() == b"\xff{ not json"  # left for a person to look at
+    with pytest.raises(ApprovalDenied):
+        tools_for(task_id="t1").dispatch("memory_forget", {"ref": ref})
+    assert ref in {e.ref for e in repo.entries()}
