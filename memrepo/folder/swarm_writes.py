@@ -116,6 +116,18 @@ def _in_swarms(path: str) -> bool:
     )
 
 
+def swarm_folder_version(folder: MemoryFolder, name: str) -> str | None:
+    """The tree id of `swarms/<name>/` at HEAD (None when there is none): it changes
+    exactly when a file of the folder does, so a reader can keep what it read."""
+    head = folder.store.main_commit()
+    if head is None:
+        return None
+    try:
+        return str(head.tree[f"{SWARM_PREFIX}{name}"].id)
+    except KeyError:
+        return None
+
+
 def read_swarm_files(folder: MemoryFolder, name: str) -> dict[str, bytes]:
     """The files directly in `swarms/<name>/` at HEAD (one snapshot), by file name."""
     head = folder.store.main_commit()

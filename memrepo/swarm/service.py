@@ -11,7 +11,12 @@ from collections.abc import Callable, Sequence
 
 from memrepo.errors import InvalidArgument, SwarmError
 from memrepo.folder.repo import MemoryFolder
-from memrepo.folder.swarm_writes import read_swarm_files, remove_swarm_folder, swarm_folder_names
+from memrepo.folder.swarm_writes import (
+    read_swarm_files,
+    remove_swarm_folder,
+    swarm_folder_names,
+    swarm_folder_version,
+)
 from memrepo.models.items import PurgeReport
 from memrepo.models.swarm import (
     SwarmBlock,
@@ -34,12 +39,17 @@ from memrepo.swarm.view import LATEST, read_notes, read_view
 PurgeItems = Callable[[str], PurgeReport]
 
 
+#: Swarm views kept per process (a task sees one swarm; a host runs a few at a time).
+_VIEWS_KEPT = 16
+
+
 class Swarms:
     """Swarm folders of one memory root."""
 
     def __init__(self, folder: MemoryFolder, registry: TaskRegistry | None = None) -> None:
         self.folder = folder
         self.resolver = SwarmResolver(registry or LocalTaskRegistry(folder.state_dir))
+        self._views: dict[tuple[str, str | None, int], SwarmView] = {}
 
     @property
     def registry(self) -> TaskRegistry:
@@ -99,7 +109,18 @@ class Swarms:
         return write_note(self.folder, swarm, note, self.folder.clock)
 
     def view(self, task_id: str, latest: int = LATEST) -> SwarmView:
-        return read_view(self.folder, self.resolve(task_id), latest)
+        """The task's swarm at HEAD. Kept while the swarm folder does not change: every
+        turn of every member asks for it (see `SwarmContextSource`)."""
+        swarm = self.resolve(task_id)
+        key = (swarm.name, swarm_folder_version(self.folder, swarm.name), latest)
+        cached = self._views.get(key)
+        if cached is not None and cached.swarm == swarm:
+            return cached
+        view = read_view(self.folder, swarm, latest)
+        if len(self._views) >= _VIEWS_KEPT:
+            self._views.clear()
+        self._views[key] = view
+        return view
 
     def block(self, task_id: str, budget: int | None = None) -> SwarmBlock:
         """The `<swarm>` block of the task's swarm (`budget` tokens, default 400)."""

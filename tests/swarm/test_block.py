@@ -100,3 +100,19 @@ def test_ten_thousand_notes_stay_within_the_budget(repo: MemoryRepo, git: Git) -
     assert view.total_findings == 10_013
     assert view.total_questions == 5_001 and len(view.questions) == 10
     assert repo.swarms.block(CHILD, 20).text == ""  # not even the header fits
+
+
+def test_a_kept_view_follows_every_change_to_the_swarm_folder(repo: MemoryRepo, git: Git) -> None:
+    """Views are kept between turns; a note from another process or a person's commit
+    must still show on the next one."""
+    repo.swarm_note(CHILD, "finding", "First finding")
+    assert [n.text for n in repo.swarm_view(CHILD).findings] == ["First finding"]
+    other = MemoryRepo.open(repo.root)  # another process's opener
+    other.swarm_note(GRANDCHILD, "finding", "Finding from a peer")
+    assert [n.text for n in repo.swarm_view(CHILD).findings][-1] == "Finding from a peer"
+    findings = repo.root / FOLDER / "findings.md"
+    findings.write_text(findings.read_text().replace("First finding", "Edited by hand"))
+    git(repo.root, "commit", "-qam", "a person fixes a note")
+    view = repo.swarm_view(CHILD)
+    assert [n.text for n in view.findings] == ["Edited by hand", "Finding from a peer"]
+    assert repo.swarm_view(GRANDCHILD).members == view.members
