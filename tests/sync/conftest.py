@@ -154,8 +154,52 @@ def snapshot(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(refs.splitlines()), frozenset(objects)
 
 
-class CutProxy:
-    """A TCP proxy to the daemon that kills it after `after_bytes` in one direction.
+class _Proxy:
+    """A TCP proxy in front of the daemon: listens on a free port, hands each accepted
+    connection (numbered from 1) to `_serve` on its own thread."""
+
+    def __init__(self, daemon: GitDaemon) -> None:
+        self.daemon = daemon
+        self.port = free_port()
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        self._threads: list[threading.Thread] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, name: str) -> str:
+        return f"git://127.0.0.1:{self.port}/{name}"
+
+    def _accept(self) -> None:
+        number = 0
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            number += 1
+            thread = threading.Thread(target=self._serve, args=(client, number), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _serve(self, client: socket.socket, number: int) -> None:
+        raise NotImplementedError
+
+    def _upstream(self, client: socket.socket) -> socket.socket | None:
+        """A connection to the daemon, or None (client closed) when it is down: git
+        then sees the connection refused."""
+        try:
+            return socket.create_connection(("127.0.0.1", self.daemon.port))
+        except OSError:
+            client.close()
+            return None
+
+    def close(self) -> None:
+        _stop_listening(self._server)
+        for thread in self._threads:
+            thread.join(timeout=STARTUP_SECONDS)
+
+
+class CutProxy(_Proxy):
+    """A proxy that kills the daemon after `after_bytes` in one direction.
 
     `direction` "down" counts bytes the server sends (a fetch's pack), "up" bytes the
     client sends (a push's pack). Once the count is passed the daemon's process group is
@@ -164,38 +208,23 @@ class CutProxy:
     """
 
     def __init__(self, daemon: GitDaemon, direction: str, after_bytes: int) -> None:
-        self.daemon = daemon
         self.direction = direction
         self.after_bytes = after_bytes
-        self.port = free_port()
         self.cut = threading.Event()
-        self._server = socket.create_server(("127.0.0.1", self.port))
-        self._threads: list[threading.Thread] = []
-        self._accepting = threading.Thread(target=self._accept, daemon=True)
-        self._accepting.start()
+        super().__init__(daemon)
 
-    def url(self, name: str) -> str:
-        return f"git://127.0.0.1:{self.port}/{name}"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._server.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.daemon.port))
-            except OSError:  # the daemon is down (cut): git sees a refused connection
-                client.close()
-                continue
-            counted = {"up": 0, "down": 0}
-            for src, dst, name in ((client, upstream, "up"), (upstream, client, "down")):
-                thread = threading.Thread(
-                    target=self._pump, args=(src, dst, name, counted, (client, upstream)),
-                    daemon=True,
-                )  # fmt: skip
-                thread.start()
-                self._threads.append(thread)
+    def _serve(self, client: socket.socket, number: int) -> None:
+        upstream = self._upstream(client)
+        if upstream is None:
+            return
+        counted = {"up": 0, "down": 0}
+        back = threading.Thread(
+            target=self._pump, args=(upstream, client, "down", counted, (client, upstream)),
+            daemon=True,
+        )  # fmt: skip
+        back.start()
+        self._pump(client, upstream, "up", counted, (client, upstream))
+        back.join(timeout=STARTUP_SECONDS)
 
     def _pump(
         self,
@@ -222,68 +251,38 @@ class CutProxy:
                     sock.shutdown(socket.SHUT_RDWR)
                 sock.close()
 
-    def close(self) -> None:
-        _stop_listening(self._server)
-        for thread in self._threads:
-            thread.join(timeout=STARTUP_SECONDS)
 
-
-class GateProxy:
-    """A TCP proxy to the daemon that holds its `hold`-th connection (a sync's fetch is
-    its first git command, its push the second) until `release()`: a remote that hangs
-    in the middle of a sync. Other connections pass straight through.
+class GateProxy(_Proxy):
+    """A proxy that holds its `hold`-th connection (a sync's fetch is its first git
+    command, its push the second) until `release()`: a remote that hangs in the middle
+    of a sync. Other connections pass straight through.
     """
 
     def __init__(self, daemon: GitDaemon, hold: int) -> None:
-        self.daemon = daemon
         self.hold = hold
-        self.port = free_port()
         self.holding = threading.Event()
         self._released = threading.Event()
-        self._count = 0
-        self._server = socket.create_server(("127.0.0.1", self.port))
-        self._threads: list[threading.Thread] = []
-        accepting = threading.Thread(target=self._accept, daemon=True)
-        accepting.start()
-
-    def url(self, name: str) -> str:
-        return f"git://127.0.0.1:{self.port}/{name}"
+        super().__init__(daemon)
 
     def release(self) -> None:
         self._released.set()
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._server.accept()
-            except OSError:
-                return
-            self._count += 1
-            held = self._count == self.hold
-            thread = threading.Thread(target=self._serve, args=(client, held), daemon=True)
-            thread.start()
-            self._threads.append(thread)
-
-    def _serve(self, client: socket.socket, held: bool) -> None:
-        if held:
+    def _serve(self, client: socket.socket, number: int) -> None:
+        if number == self.hold:
             self.holding.set()
             self._released.wait(timeout=60)
-        with client:
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.daemon.port))
-            except OSError:
-                return
-            with upstream:
-                back = threading.Thread(target=_pipe, args=(upstream, client), daemon=True)
-                back.start()
-                _pipe(client, upstream)
-                back.join(timeout=60)
+        upstream = self._upstream(client)
+        if upstream is None:
+            return
+        with client, upstream:
+            back = threading.Thread(target=_pipe, args=(upstream, client), daemon=True)
+            back.start()
+            _pipe(client, upstream)
+            back.join(timeout=60)
 
     def close(self) -> None:
         self.release()
-        _stop_listening(self._server)
-        for thread in self._threads:
-            thread.join(timeout=STARTUP_SECONDS)
+        super().close()
 
 
 def _pipe(src: socket.socket, dst: socket.socket) -> None:

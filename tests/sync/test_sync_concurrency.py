@@ -52,25 +52,42 @@ def _sync_in_background(pool: ThreadPoolExecutor, root: Path) -> Future[SyncRepo
     return pool.submit(lambda: api.sync(MemoryRepo.open(root, clock=CLOCK).folder))
 
 
-@pytest.mark.slow
-def test_a_write_during_a_hanging_fetch_goes_out_with_that_sync(
-    tmp_path: Path, git_daemon: GitDaemon, git: Git
-) -> None:
-    a, b = _machines(tmp_path, git_daemon)
-    proxy = GateProxy(git_daemon, hold=1)
+def _write_while_held(
+    b: MemoryRepo, daemon: GitDaemon, hold: int, text: str, also: Callable[[], None]
+) -> SyncReport:
+    """Sync b through a proxy that holds its `hold`-th connection; meanwhile write `text`
+    with a 2 s lock timeout and run `also`; then let the sync finish."""
+    proxy = GateProxy(daemon, hold=hold)
     try:
         api.set_remote(b.folder, proxy.url("remote.git"), confirm_private=True)
         with ThreadPoolExecutor(1) as pool:
             syncing = _sync_in_background(pool, b.root)
             assert proxy.holding.wait(STARTUP_SECONDS)
-            _quick_writer(b.root).remember("Written while the fetch hangs")
-            # A second sync of the same root waits for the first (here: gives up).
-            with pytest.raises(LockTimeout, match=r"sync\.lock"):
-                api.sync(_quick_writer(b.root).folder)
+            _quick_writer(b.root).remember(text)
+            also()
             proxy.release()
-            report = syncing.result(timeout=60)
+            return syncing.result(timeout=60)
     finally:
         proxy.close()
+
+
+def _second_sync_gives_up(root: Path) -> Callable[[], None]:
+    def check() -> None:
+        with pytest.raises(LockTimeout, match=r"sync\.lock"):
+            api.sync(_quick_writer(root).folder)
+
+    return check
+
+
+@pytest.mark.slow
+def test_a_write_during_a_hanging_fetch_goes_out_with_that_sync(
+    tmp_path: Path, git_daemon: GitDaemon, git: Git
+) -> None:
+    a, b = _machines(tmp_path, git_daemon)
+    # A second sync of the same root waits for the first (here: gives up).
+    report = _write_while_held(
+        b, git_daemon, 1, "Written while the fetch hangs", _second_sync_gives_up(b.root)
+    )
     assert report.pushed and report.integration == "merged"
     api.sync(a.folder)
     assert "Written while the fetch hangs" in texts(a)
@@ -85,26 +102,17 @@ def test_a_write_during_a_hanging_push_waits_for_the_next_sync(
     a, b = _machines(tmp_path, git_daemon)
     b.remember("Fact written on b")  # so the sync has something to push
     remote = git_daemon.base / "remote.git"
-    proxy = GateProxy(git_daemon, hold=2)
-    try:
-        api.set_remote(b.folder, proxy.url("remote.git"), confirm_private=True)
-        with ThreadPoolExecutor(1) as pool:
-            syncing = _sync_in_background(pool, b.root)
-            assert proxy.holding.wait(STARTUP_SECONDS)
-            _quick_writer(b.root).remember("Written while the push hangs")
-            proxy.release()
-            report = syncing.result(timeout=60)
-        # The sync pushed exactly what it had merged; the later write is local, on top.
-        assert report.pushed
-        assert git(remote, "rev-parse", "main").strip() == report.head
-        git(b.root, "merge-base", "--is-ancestor", report.head, "main")
-        assert git(b.root, "rev-parse", "main").strip() != report.head
-        api.sync(a.folder)
-        assert "Written while the push hangs" not in texts(a)
-        # ... and the next sync takes it out.
-        assert api.sync(b.folder).pushed
-    finally:
-        proxy.close()
+    report = _write_while_held(b, git_daemon, 2, "Written while the push hangs", lambda: None)
+    # The sync pushed exactly what it had merged; the later write is local, on top.
+    assert report.pushed
+    assert git(remote, "rev-parse", "main").strip() == report.head
+    git(b.root, "merge-base", "--is-ancestor", report.head, "main")
+    assert git(b.root, "rev-parse", "main").strip() != report.head
+    api.sync(a.folder)
+    assert "Written while the push hangs" not in texts(a)
+    # ... and the next sync (straight to the daemon now) takes it out.
+    api.set_remote(b.folder, git_daemon.url("remote.git"), confirm_private=True)
+    assert api.sync(b.folder).pushed
     api.sync(a.folder)
     assert {"Written while the push hangs", "Fact written on b"} <= set(texts(a))
     assert git(b.root, "status", "--porcelain") == ""
