@@ -25,7 +25,7 @@ from memrepo.dreaming.model import DreamModel, ModelAnswer, OfflineModel, reques
 from memrepo.dreaming.overflow import find_overflow
 from memrepo.dreaming.review import open_fingerprints, review_message, summary_lines
 from memrepo.dreaming.screen import check_text, classify, ops_from_answer
-from memrepo.dreaming.snapshot import Snapshot, build_snapshot
+from memrepo.dreaming.snapshot import SWARM_PREFIX, Snapshot, build_snapshot
 from memrepo.dreaming.state import DreamState, LastDream, load_state, save_state
 from memrepo.dreaming.subjects import find_contradictions
 from memrepo.dreaming.unlisted import find_unlisted
@@ -62,7 +62,8 @@ def dream(
         state = load_state(folder.state_dir)
         base = branches.main_id(folder) if dry_run else branches.begin_dream(folder)
         state.mark_undone(branches.undone_commits(folder, state.commits))
-        snap = build_snapshot(base, branches.files_at(folder, base), started.date())
+        files, paths = branches.files_at(folder, base, unread=SWARM_PREFIX)
+        snap = build_snapshot(base, files, started.date(), paths)
         ops, broken = _plan(folder, snap, chosen, notes)
         remembered = state.remembered() | open_fingerprints(folder)
         kept = [op for op in ops if op.fingerprint not in remembered]
@@ -113,7 +114,7 @@ def _plan(
     ops += find_near(snap, claimed)
     ops += find_contradictions(snap, claimed)
     link_ops, broken, moved = find_broken_links(
-        snap, claimed, lambda paths: find_renames(folder, paths, existing=snap.files)
+        snap, claimed, lambda paths: find_renames(folder, paths, existing=snap.paths)
     )
     ops += link_ops
     ops += find_unlisted(snap, moved)

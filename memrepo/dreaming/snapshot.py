@@ -118,10 +118,8 @@ class Snapshot:
     with_expiry: tuple[Fact, ...] = ()
     with_subject: tuple[Fact, ...] = ()
     with_links: tuple[Fact, ...] = ()
-
-    @property
-    def paths(self) -> frozenset[str]:
-        return frozenset(self.files)
+    #: Every file's path, `swarms/` included (whose files are listed, never read).
+    paths: frozenset[str] = frozenset()
 
     def links_by_path(self) -> dict[str, list[Fact]]:
         """The entries holding a `[[link]]`, by file, in line order."""
@@ -138,9 +136,12 @@ class Snapshot:
         return self.by_key.get((path, int(line) - 1))
 
 
-def build_snapshot(commit: str, files: Mapping[str, bytes], today: date) -> Snapshot:
+def build_snapshot(
+    commit: str, files: Mapping[str, bytes], today: date, paths: frozenset[str] | None = None
+) -> Snapshot:
     """Parse every memory file outside swarm folders; unreadable files are skipped (lint
-    reports them) rather than failing the whole dream."""
+    reports them) rather than failing the whole dream. `paths` lists every file of the
+    commit when `files` holds only some of them."""
     docs: dict[str, Document] = {}
     for path in sorted(files, key=file_order):
         if not path.endswith(".md") or path.startswith(SWARM_PREFIX):
@@ -160,6 +161,7 @@ def build_snapshot(commit: str, files: Mapping[str, bytes], today: date) -> Snap
         with_expiry=tuple(f for f in facts if "expires" in f.meta and "expires" in f.metadata),
         with_subject=tuple(f for f in facts if f.subject),
         with_links=tuple(f for f in facts if "[[" in f.text and f.links),
+        paths=frozenset(files) if paths is None else paths,
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
 import pygit2
+from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError, ReviewNotFound
 from memrepo.folder import bulkwrite
@@ -80,9 +81,26 @@ def main_id(folder: MemoryFolder) -> str:
     return folder.store.main_id()
 
 
-def files_at(folder: MemoryFolder, commit_id: str) -> dict[str, bytes]:
-    """Every regular file of a commit's tree, by root-relative path."""
-    return dict(folder.store.iter_files(_commit(folder, commit_id)))
+def files_at(
+    folder: MemoryFolder, commit_id: str, *, unread: str | None = None
+) -> tuple[dict[str, bytes], frozenset[str]]:
+    """Every regular file of a commit's tree by root-relative path, and every path.
+
+    Files under the `unread` prefix are listed but not read: a dream never looks inside
+    `swarms/`, where a busy swarm keeps megabytes of notes.
+    """
+    files: dict[str, bytes] = {}
+    paths: list[str] = []
+    repo = folder.repo
+    for path, oid, mode in walk_tree(repo, _commit(folder, commit_id).tree):
+        if mode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+            continue
+        paths.append(path)
+        if unread is None or not path.startswith(unread):
+            blob = repo[oid]
+            assert isinstance(blob, pygit2.Blob)
+            files[path] = blob.data
+    return files, frozenset(paths)
 
 
 def read_at(folder: MemoryFolder, commit_id: str, path: str) -> bytes | None:

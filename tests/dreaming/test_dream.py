@@ -81,9 +81,12 @@ def test_uncommitted_edits_are_committed_first_as_the_persons_own(
 
 def test_swarm_folders_are_never_dreamed_over(repo: MemoryRepo, commit: Commit) -> None:
     swarm = "# Findings\n\n- same [by: agent]\n- same [by: agent]\n- x [expires: 2020-01-01]\n"
-    commit({"swarms/fix-1234abcd/findings.md": swarm})
+    # A person's note points into the swarm: its files are never read, but they exist.
+    topic = "# Notes\n\n- The CI hunt is in [[swarms/fix-1234abcd/findings]] [by: user]\n"
+    commit({"swarms/fix-1234abcd/findings.md": swarm, "notes/ci.md": topic})
     report = repo.dream()
-    assert report.safe == () and report.pending_review == ()
+    assert [op.found_by for op in report.safe] == ["unlisted"]  # notes/ci.md gets linked
+    assert report.pending_review == () and report.broken_links == ()
     assert (repo.root / "swarms/fix-1234abcd/findings.md").read_text() == swarm
 
 
