@@ -135,8 +135,8 @@ def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncRe
         for attempt in range(1, MAX_ATTEMPTS + 1):
             say(f"fetching main from {remote.url}")
             incoming = _fetch(folder, remote)
-            with folder.lock:
-                outcome.head, more_edits = _commit_edits(folder, say)
+            with folder.lock:  # what was written during the fetch is part of main now
+                outcome.head, more_edits = _commit_edits(folder, _quiet)
                 edits = more_edits or edits
                 _check_history(folder, remote.url, outcome.head, incoming)
                 outcome.fetched = str(incoming) if incoming is not None else None
