@@ -29,11 +29,11 @@ from memrepo.models.swarm import (
 )
 from memrepo.swarm.block import SWARM_BLOCK_TOKENS, render_block
 from memrepo.swarm.notes import NoteInput, write_note
-from memrepo.swarm.paths import FINDINGS, QUESTIONS, README, audience
+from memrepo.swarm.paths import README, audience
 from memrepo.swarm.readme import members
 from memrepo.swarm.registry import LocalTaskRegistry, TaskRegistry, TaskTreeRegistry
 from memrepo.swarm.resolve import SwarmResolver
-from memrepo.swarm.view import LATEST, read_notes, read_view
+from memrepo.swarm.view import LATEST, count_notes, read_view
 
 #: Deletes a task's memory_items (the engine passes its item writer's purge).
 PurgeItems = Callable[[str], PurgeReport]
@@ -131,8 +131,7 @@ class Swarms:
         out: list[SwarmSummary] = []
         for name in swarm_folder_names(self.folder):
             files = read_swarm_files(self.folder, name)
-            notes = read_notes(files.get(FINDINGS), name, FINDINGS)
-            asked = read_notes(files.get(QUESTIONS), name, QUESTIONS)
+            findings, questions = count_notes(files, name)
             goal, root = _readme_facts(files.get(README))
             out.append(
                 SwarmSummary(
@@ -140,8 +139,8 @@ class Swarms:
                     goal=goal,
                     root_id=root,
                     members=len(members(files.get(README))),
-                    findings=len(notes),
-                    questions=sum(1 for n in asked if n.kind == "question"),
+                    findings=findings,
+                    questions=questions,
                 )
             )
         return out

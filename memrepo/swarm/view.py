@@ -67,6 +67,13 @@ def read_view(folder: MemoryFolder, swarm: SwarmRef, latest: int = LATEST) -> Sw
     )
 
 
+def count_notes(files: dict[str, bytes], name: str) -> tuple[int, int]:
+    """(findings, questions) of a swarm folder's files, without building any note."""
+    findings = _Scan(files.get(FINDINGS), name, FINDINGS).rows
+    asked = _Scan(files.get(QUESTIONS), name, QUESTIONS).rows
+    return len(findings), sum(1 for row in asked if _kind(row.metadata, "question") == "question")
+
+
 class _Row(NamedTuple):
     """One note of a file, read only as far as a view needs it for every note."""
 
@@ -118,15 +125,6 @@ def _parse(data: bytes | None, name: str, file: str) -> Document | None:
 def _kind(metadata: dict[str, str], default_kind: str) -> str:
     kind = metadata.get("kind", default_kind)
     return kind if kind in SWARM_KINDS else default_kind
-
-
-def read_notes(data: bytes | None, name: str, file: str) -> list[SwarmNote]:
-    """The notes of one file, in file order; an unreadable file reads as no notes."""
-    doc = _parse(data, name, file)
-    if doc is None:
-        return []
-    default = "finding" if file == FINDINGS else "question"
-    return [note_of(entry, name, file, default) for entry in doc.entries if entry.text]
 
 
 def note_of(entry: Entry, name: str, file: str, default_kind: str) -> SwarmNote:
