@@ -141,8 +141,8 @@ def _accept(args: argparse.Namespace) -> int:
 
 def _reject(args: argparse.Namespace) -> int:
     result = open_repo(args).reject_review(args.name)
-    if args.json:
-        print_json(result)
-    else:
-        print(f"rejected {result.name}: {len(result.rejected)} change(s) never proposed again")
-    return 0
+    return emit(
+        args,
+        result,
+        lambda r: f"rejected {r.name}: {len(r.rejected)} change(s) never proposed again",
+    )

@@ -9,6 +9,7 @@ from memrepo.cli._common import (
     action,
     action_command,
     command,
+    emit,
     open_repo,
     print_json,
 )
@@ -102,20 +103,12 @@ def _show(args: argparse.Namespace) -> int:
 
 def _why(args: argparse.Namespace) -> int:
     report = open_repo(args).why(args.ref)
-    if args.json:
-        print_json(report)
-    else:
-        print(report.explanation)
-    return 0
+    return emit(args, report, lambda r: r.explanation)
 
 
 def _forget(args: argparse.Namespace) -> int:
     result = open_repo(args).forget(args.ref)
-    if args.json:
-        print_json(result)
-    else:
-        print(f"forgot {result.ref}: {result.text}")
-    return 0
+    return emit(args, result, lambda r: f"forgot {r.ref}: {r.text}")
 
 
 def _add_retention(commands: Subparsers) -> None:

@@ -77,11 +77,7 @@ def _add_remote(commands: Subparsers) -> None:
 
 def _remote_set(args: argparse.Namespace) -> int:
     info = open_repo(args).set_remote(args.url, confirm_private=args.confirm, ssh_key=args.ssh_key)
-    if args.json:
-        print_json(info)
-    else:
-        print(f"remote set to {info.url}; run `memrepo sync`")
-    return 0
+    return emit(args, info, lambda r: f"remote set to {r.url}; run `memrepo sync`")
 
 
 def _remote_show(args: argparse.Namespace) -> int:
@@ -193,20 +189,14 @@ def _team_add(args: argparse.Namespace) -> int:
 
 def _team_list(args: argparse.Namespace) -> int:
     teams = open_repo(args).team_list()
-    if args.json:
-        print_json(teams)
-    else:
-        print("\n".join(_team_line(t) for t in teams) if teams else "no team repos")
-    return 0
+    return emit(
+        args, teams, lambda r: "\n".join(_team_line(t) for t in r) if r else "no team repos"
+    )
 
 
 def _team_remove(args: argparse.Namespace) -> int:
     removed = open_repo(args).team_remove(args.name)
-    if args.json:
-        print_json(removed)
-    else:
-        print(f"removed team {removed.name}")
-    return 0
+    return emit(args, removed, lambda r: f"removed team {r.name}")
 
 
 def _add_conflicts(commands: Subparsers) -> None:
@@ -228,11 +218,9 @@ def _branch_line(branch: ConflictBranch) -> str:
 
 def _conflicts_list(args: argparse.Namespace) -> int:
     branches = open_repo(args).conflicts()
-    if args.json:
-        print_json(branches)
-    else:
-        print("\n".join(_branch_line(b) for b in branches) if branches else "no conflicts")
-    return 0
+    return emit(
+        args, branches, lambda r: "\n".join(_branch_line(b) for b in r) if r else "no conflicts"
+    )
 
 
 def _conflicts_show(args: argparse.Namespace) -> int:
