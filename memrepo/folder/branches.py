@@ -18,7 +18,7 @@ from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError, ReviewNotFound
 from memrepo.folder import bulkwrite
-from memrepo.folder.gitstore import MAIN, build_tree, read_blob, walk_tree
+from memrepo.folder.gitstore import MAIN, blob_data, build_tree, read_blob, walk_tree
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
 from memrepo.folder.packs import write_blobs
 from memrepo.folder.repo import MemoryFolder
@@ -97,9 +97,7 @@ def files_at(
             continue
         paths.append(path)
         if unread is None or not path.startswith(unread):
-            blob = repo[oid]
-            assert isinstance(blob, pygit2.Blob)
-            files[path] = blob.data
+            files[path] = blob_data(repo, oid)
     return files, frozenset(paths)
 
 

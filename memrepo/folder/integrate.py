@@ -25,7 +25,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError
-from memrepo.folder.gitstore import MAIN, changed_paths
+from memrepo.folder.gitstore import MAIN, blob_data, changed_paths
 from memrepo.folder.messages import build_message
 from memrepo.folder.repo import MemoryFolder
 
@@ -215,9 +215,7 @@ def _content(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> WorktreeC
         return WorktreeChange(None)
     if entry.filemode not in _FILE_MODES:
         return WorktreeChange(None)  # a submodule is nothing memrepo writes to disk
-    blob = repo[entry.id]
-    assert isinstance(blob, pygit2.Blob)
-    return WorktreeChange(blob.data, link=entry.filemode == FileMode.LINK)
+    return WorktreeChange(blob_data(repo, entry.id), link=entry.filemode == FileMode.LINK)
 
 
 def _blob_id(tree: pygit2.Tree, path: str) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pygit2
 
+from memrepo.folder.gitstore import blob_data
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
 
@@ -142,7 +143,6 @@ def read_swarm_files(folder: MemoryFolder, name: str) -> dict[str, bytes]:
         return {}
     files: dict[str, bytes] = {}
     for item in tree:
-        blob = folder.repo[item.id]
-        if isinstance(blob, pygit2.Blob) and item.filemode == pygit2.enums.FileMode.BLOB:
-            files[str(item.name)] = blob.data
+        if item.filemode == pygit2.enums.FileMode.BLOB:
+            files[str(item.name)] = blob_data(folder.repo, item.id)
     return files

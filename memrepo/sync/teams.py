@@ -27,7 +27,7 @@ from memrepo.errors import (
     ReadOnlyRef,
     UnsafeRemote,
 )
-from memrepo.folder.gitstore import walk_tree
+from memrepo.folder.gitstore import blob_data, walk_tree
 from memrepo.folder.repo import ENTRY_POINT, MemoryFolder
 from memrepo.formats import parse
 from memrepo.models.sync import (
@@ -223,9 +223,7 @@ def team_files(state_dir: Path, name: str) -> tuple[str, list[tuple[str, bytes]]
     files = []
     for file_path, oid, mode in walk_tree(repo, commit.tree):
         if mode in _FILE_MODES:
-            blob = repo[oid]
-            assert isinstance(blob, pygit2.Blob)
-            files.append((file_path, blob.data))
+            files.append((file_path, blob_data(repo, oid)))
     return str(commit.id), files
 
 

@@ -193,3 +193,22 @@ def test_binary_and_huge_files_in_the_folder(memory_repo: MemoryRepo) -> None:
     assert ("binary", "photo.md") in found
     assert ("too_large", "huge.md") in found
     assert [e.text for e in memory_repo.entries("MEMORY.md")] == ["Writes still work"]
+
+
+def test_a_tree_listed_as_a_file_is_a_clear_error(memory_repo: MemoryRepo, git: Git) -> None:
+    """A damaged (or forged) tree whose file entry points at a directory object: a read
+    of main says the repository is damaged and points at `git fsck`."""
+    memory_repo.remember("A fact before the damage")
+    repo = memory_repo.folder.repo
+    head = repo.head.peel(pygit2.Commit)
+    raw = b"".join(f"{e.filemode:o} {e.name}".encode() + b"\0" + e.id.raw for e in head.tree)
+    raw += b"100644 zz-forged.md\0" + head.tree.id.raw  # a tree object, listed as a file
+    forged_tree = repo.odb.write(pygit2.enums.ObjectType.TREE, raw)
+    forged = git(memory_repo.root, "commit-tree", str(forged_tree), "-p", str(head.id), "-m", "x")
+    git(memory_repo.root, "update-ref", "refs/heads/main", forged.strip())
+    with pytest.raises(RepoStateError, match=r"damaged.*git fsck"):
+        memory_repo.dream(dry_run=True)
+    assert git(memory_repo.root, "rev-parse", "main").strip() == forged.strip()
+    assert git(memory_repo.root, "log", "--format=%s", "-1", "main~1") == (
+        "Remember: A fact before the damage\n"
+    )
