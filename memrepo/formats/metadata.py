@@ -19,7 +19,7 @@ other ``%`` sequence alone, so hand-written values such as ``50%`` survive.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from memrepo.formats.lines import LINE_BREAKS, one_line
 
@@ -30,6 +30,7 @@ __all__ = [
     "format_entry",
     "parse_metadata",
     "split_group",
+    "split_groups",
     "split_metadata",
     "unescape_value",
 ]
@@ -43,10 +44,12 @@ _ESCAPE = str.maketrans(
 _CODE = re.compile(r"%(25|3[Bb]|5[Bb]|5[Dd])")
 _DECODED = {"25": "%", "3B": ";", "5B": "[", "5D": "]"}
 
-#: One ``key: value`` part as `parse_metadata` accepts it (``\s`` is exactly what
-#: ``str.isspace``/``str.strip`` treat as whitespace), possessive so it never backtracks.
-_PART = r"\s*+[A-Za-z][A-Za-z0-9_-]*+\s*+:(?:\s[^;\]]*+)?+"
-_GROUP = re.compile(f"{_PART}(?:;{_PART})*+")
+#: How a ``key: value`` part as `parse_metadata` accepts it starts: its key, the colon,
+#: then whitespace or the part's end (``\s`` is exactly what ``str.isspace``/``str.strip``
+#: treat as whitespace). Possessive, so it never backtracks.
+_HEAD = r"\s*+[A-Za-z][A-Za-z0-9_-]*+\s*+:(?:\s|;|\Z)"
+_FIRST_HEAD = re.compile(_HEAD)
+_BAD_HEAD = re.compile(f";(?!{_HEAD})")
 
 PART_NOT_KEY_VALUE = "metadata-like group has a part that is not key: value"
 REPEATED_KEY = "metadata group repeats a key; the last value wins"
@@ -119,7 +122,7 @@ def split_group(body: str) -> tuple[str, str | None]:
     """The text of a bullet and its metadata group still encoded (None without one).
 
     The same text `parse_metadata` gives, for a fraction of its cost: the group is
-    checked by one regular expression and not decoded. A folder-wide pass that needs
+    checked by regular expressions and not decoded. A folder-wide pass that needs
     every entry's text but few entries' metadata (a dream) decodes only those, with
     `decode_group`.
     """
@@ -128,9 +131,55 @@ def split_group(body: str) -> tuple[str, str | None]:
     if start < 0:
         return stripped.lstrip(), None
     inner = stripped[start + 1 : -1]
-    if (start and stripped[start - 1] == "[") or _GROUP.fullmatch(inner) is None:
+    if (start and stripped[start - 1] == "[") or not _is_group(inner):
         return stripped.lstrip(), None
     return stripped[:start].strip(), inner
+
+
+def split_groups(bodies: Sequence[str]) -> tuple[list[str], list[str | None]]:
+    """`split_group` of every body, for the bullets of a whole file at once: the texts
+    and the groups, as two lists in the order of `bodies`.
+
+    A dream splits every bullet of the folder, and checking each group was half of that
+    cost. `_is_group` decides part by part, so the candidate groups joined by ``;`` pass
+    exactly when each does: one check per file instead of one per bullet. When it fails
+    (a file with a bracketed remark that is not metadata) every bullet is split alone.
+    """
+    texts: list[str] = []
+    groups: list[str | None] = []
+    for body in bodies:
+        # The last "[" of the body is the last of `body.rstrip()`, where split_group looks.
+        head, bracket, tail = body.rpartition("[")
+        if tail[-1:] != "]":
+            tail = tail.rstrip()  # whitespace after the group (rare), or no group at all
+        if bracket and tail[-1:] == "]" and head[-1:] != "[":
+            texts.append(head.strip())
+            groups.append(tail[:-1])
+        else:
+            texts.append(body.strip())
+            groups.append(None)
+    # filter(None) drops the empty groups with the Nones: an empty group is never one.
+    found = ";".join(filter(None, groups))
+    if "" in groups or (found and not _is_group(found)):
+        split = [split_group(body) for body in bodies]
+        return [text for text, _ in split], [group for _, group in split]
+    return texts, groups
+
+
+def _is_group(inner: str) -> bool:
+    """Whether the text between a bullet's last ``[`` and its closing ``]`` is a metadata
+    group: ``key: value`` parts separated by ``;``.
+
+    A value holds anything but ``;`` and ``]``, so once ``]`` is ruled out a part is
+    well formed exactly when it starts like one. Checking only the starts (the first, and
+    each one after a ``;``, which the search jumps between) costs far less than matching
+    every part whole, and needs no pattern that repeats a group.
+    """
+    return (
+        "]" not in inner
+        and _FIRST_HEAD.match(inner) is not None
+        and _BAD_HEAD.search(inner) is None
+    )
 
 
 def decode_group(group: str) -> dict[str, str]:

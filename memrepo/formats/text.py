@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-__all__ = ["entry_id", "find_links", "normalize_text"]
+__all__ = ["entry_id", "find_links", "normalize_text", "normalize_texts"]
 
 # No nested brackets inside a link, so every "[[" is tried once and each try stops at the
 # next bracket: linear on any input, even a 10 MB line of brackets.
@@ -16,6 +16,34 @@ _LINK = re.compile(r"\[\[([^\[\]]+)\]\]")
 def normalize_text(text: str) -> str:
     """Casefold and collapse whitespace, so two spellings of one fact compare equal."""
     return " ".join(text.casefold().split())
+
+
+#: The ASCII characters `str.split` breaks on, but for the space.
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+
+
+def normalize_texts(texts: Sequence[str]) -> list[str]:
+    """`normalize_text` of each text, for many texts (a file's entries) at once.
+
+    Collapsing whitespace was most of the cost, and most text has nothing to collapse:
+    once casefolded, text whose only whitespace is single spaces between words is its
+    own normal form. One look at all the texts joined by spaces tells whether that holds
+    for every one of them; only if not is each split and joined again.
+    """
+    folded = list(map(str.casefold, texts))
+    joined = " ".join(folded)
+    if "  " in joined or joined[:1] == " " or joined[-1:] == " " or _other_spaces(joined):
+        return [" ".join(text.split()) for text in folded]
+    return folded
+
+
+def _other_spaces(text: str) -> bool:
+    """Whether ``text`` holds whitespace other than the space: in ASCII text one of a few
+    control characters (each found by a fast scan); beyond ASCII, every such character
+    is unprintable (a test checks this against the Unicode database Python ships)."""
+    if text.isascii():
+        return any([char in text for char in _ASCII_SPACES])
+    return not text.isprintable()
 
 
 def entry_id(text: str, metadata: Mapping[str, str]) -> str:
