@@ -2,14 +2,17 @@
 
 A fingerprint names a change, not a run: it hashes the kind, the files, the normalized
 text of the lines it touches and of the line it writes (metadata left out, so a new
-`added` date does not make yesterday's rejected proposal look new).
+`added` date does not make yesterday's rejected proposal look new). Fingerprints are
+stored in users' repos (commit trailers, review branches) and in dream state, so the
+bytes hashed must never change: any faster way of building them must give the same.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
+from json.encoder import encode_basestring as _quoted
+from operator import attrgetter
 
 from memrepo.dreaming.snapshot import Fact
 from memrepo.formats import format_entry, normalize_text
@@ -17,21 +20,35 @@ from memrepo.formats.metadata import split_group
 from memrepo.models.dream import LineRef, Op, OpKind, PassName
 
 SOURCES_SEPARATOR = ", "
+#: A line an operation changes: a fact when the pass has one (its normalized text is
+#: then reused, see `_target_norm`), else the line as a LineRef.
+Target = LineRef | Fact
+
+_BULLETS = frozenset("-*+")
+_ADDED = attrgetter("added")
+_RANK = attrgetter("rank")
 
 
 def fingerprint(
-    kind: OpKind, path: str, targets: Sequence[LineRef], text: str | None, dest: str | None
+    kind: OpKind, path: str, targets: Sequence[Target], text: str | None, dest: str | None
 ) -> str:
-    """A short stable id of a change (see the module docstring)."""
-    parts = [
-        kind,
-        path,
-        sorted(f"{t.path}\x00{_norm_line(t.raw)}" for t in targets),
-        _norm_line(text) if text is not None else None,
-        dest,
-    ]
-    payload = json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return hashlib.sha256(payload).hexdigest()[:16]
+    """A short stable id of a change (see the module docstring).
+
+    It hashes `json.dumps([kind, path, lines, norm, dest], ensure_ascii=False)`, written
+    out here with the encoder's own string quoting: json.dumps builds a new encoder per
+    call, which cost more than the rest of the fingerprint. Tests pin the values.
+    """
+    lines = sorted(f"{t.path}\x00{_target_norm(t)}" for t in targets)
+    norm = _norm_line(text) if text is not None else None
+    payload = (
+        f"[{_quoted(kind)}, {_quoted(path)}, [{', '.join(map(_quoted, lines))}], "
+        f"{_json_or_null(norm)}, {_json_or_null(dest)}]"
+    )
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _json_or_null(value: str | None) -> str:
+    return "null" if value is None else _quoted(value)
 
 
 def make_op(
@@ -40,7 +57,7 @@ def make_op(
     path: str,
     reason: str,
     *,
-    targets: Sequence[LineRef] = (),
+    targets: Sequence[Target] = (),
     text: str | None = None,
     dest: str | None = None,
     sources: Sequence[str] = (),
@@ -51,7 +68,7 @@ def make_op(
         kind=kind,
         found_by=found_by,
         path=path,
-        targets=tuple(targets),
+        targets=tuple(t.ref if isinstance(t, Fact) else t for t in targets),
         text=text,
         dest=dest,
         reason=reason,
@@ -79,12 +96,14 @@ def merged_line(kept: Fact, others: Sequence[Fact]) -> str:
             metadata[key] = value
     for key, value in merged.items():
         metadata.setdefault(key, value)
-    dates = [fact.added for fact in group if fact.added]
+    # `added` and `rank` decode a fact's metadata: each is read once per fact.
+    dates = [added for added in map(_ADDED, group) if added]
     if dates:
         metadata["added"] = min(dates)
-    top = max(group, key=lambda fact: fact.rank)
-    if top.rank > kept.rank or "by" in metadata:
-        metadata["by"] = top.by
+    ranks = list(map(_RANK, group))
+    top = max(ranks)
+    if top > ranks[0] or "by" in metadata:
+        metadata["by"] = group[ranks.index(top)].by  # the first of the most trusted
     if not metadata:
         return kept.raw
     return format_entry(kept.text, metadata)
@@ -112,8 +131,23 @@ def best_by_trust(facts: Sequence[Fact]) -> Fact:
 
 def describe(fact: Fact) -> str:
     """A fact as a reason names it: its text, who stated it and when."""
-    when = f", added {fact.added}" if fact.added else ""
+    added = fact.added
+    when = f", added {added}" if added else ""
     return f"{fact.text!r} (by {fact.by}{when}, {fact.path}:{fact.line_no + 1})"
+
+
+def _target_norm(target: Target) -> str:
+    """`_norm_line` of the target's line, taken from the fact when it is one.
+
+    For a line whose first character after leading spaces is a `-`, `*` or `+` bullet,
+    `_norm_line` and the snapshot (`Fact.norm`) both drop that character and read the
+    text of the same rest with `split_group` (their different stripping of whitespace is
+    undone by `split_group`'s own), so the fact's `norm` is that value; any other line
+    (an ordered list's `1.`) is read again. A test checks both agree on odd lines.
+    """
+    if isinstance(target, Fact) and target.raw.lstrip(" ")[:1] in _BULLETS:
+        return target.norm
+    return _norm_line(target.raw)
 
 
 def _norm_line(raw: str) -> str:

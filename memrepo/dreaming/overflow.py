@@ -55,7 +55,7 @@ def find_overflow(
                 ENTRY_POINT,
                 f"MEMORY.md is over its {budget}-token budget; this is among its least-used "
                 f"entries (by {fact.by}, added {fact.added or 'unknown'})",
-                targets=[fact.ref],
+                targets=[fact],
                 dest=dest,
             )
         )

@@ -39,6 +39,8 @@ _SAFE = {
 def classify(op: Op, snap: Snapshot) -> Op:
     """The op with `review` and `why_review` set."""
     why = _why_review(op, snap)
+    if why is None and not op.review and op.why_review is None:
+        return op  # already classified safe, as every op is built: ops are frozen
     return op.model_copy(update={"review": why is not None, "why_review": why})
 
 
@@ -153,7 +155,7 @@ def _translate(
         "model",
         path,
         proposal.reason,
-        targets=[f.ref for f in facts],
+        targets=facts,
         text=text,
         dest=dest,
         sources=proposal.sources,

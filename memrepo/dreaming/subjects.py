@@ -35,7 +35,7 @@ def find_contradictions(snap: Snapshot, claimed: set[tuple[str, int]]) -> list[O
                 losers[0].path,
                 f"subject {subject!r} holds {len(facts)} values; keeping {describe(kept)}, "
                 "the most trusted, then newest",
-                targets=[f.ref for f in losers],
+                targets=losers,
                 sources=[kept.handle],
             )
         )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memrepo.dreaming import similarity
 from memrepo.dreaming.duplicates import find_exact, find_near
 from memrepo.dreaming.expiry import find_expired
 from memrepo.dreaming.links import find_broken_links
@@ -49,6 +54,46 @@ def test_near_duplicates_never_cross_subjects() -> None:
     (op,) = find_near(s, set())
     assert op.text is not None and op.text.startswith("- Ana owns the billing service [")
     assert {t.raw for t in op.targets} == {e.raw for e in s.facts[2:]}
+
+
+def test_near_duplicates_with_their_numbers_in_another_order_merge() -> None:
+    s = snap({"MEMORY.md": memory(
+        "- Nightly backups of the billing database run at 02:00 and 14:00 on the replica "
+        "server in the main data center [by: agent]",
+        "- Nightly backups of the billing database run at 14:00 and 02:00 on the replica "
+        "server in the main data center [by: agent]",
+    )})  # fmt: skip
+    (op,) = find_near(s, set())
+    assert len(op.targets) == 2
+
+
+def test_near_duplicates_tell_non_ascii_digits_apart() -> None:
+    s = snap({"MEMORY.md": memory(
+        "- Deploys go out on port ٣ of the staging gateway [by: agent]",
+        "- Deploys go out on port ٣ of the staging gateways [by: agent]",
+        "- Deploys go out on port ٤ of the staging gateways [by: agent]",
+    )})  # fmt: skip
+    (op,) = find_near(s, set())
+    assert [t.line for t in op.targets] == [3, 2]  # kept: the one written last
+    assert all("٣" in t.raw for t in op.targets)
+
+
+#: Words that make two entries differ in numbers (however written), negations, plurals,
+#: order, and in nothing at all.
+VOCABULARY = ["deploy", "deploys", "web", "shop", "shops", "not", "never", "the", "on", "8080",
+              "8081", "٣", "3.14", "3,14", "1..2", "v2", "x86_64", "02:00", "Friday"]  # fmt: skip
+ENTRY_TEXT = st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=7).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=ENTRY_TEXT, b=ENTRY_TEXT)
+def test_two_entries_merge_exactly_when_the_rule_says_they_are_one_fact(a: str, b: str) -> None:
+    s = snap({"MEMORY.md": memory(f"- {a} [by: agent]", f"- {b} [by: agent]")})
+    merged = bool(find_near(s, set()))
+    if not similarity.tokens(a) and not similarity.tokens(b):
+        assert not merged  # nothing to compare but function words
+    else:
+        assert merged == similarity.same_fact(a, b)
 
 
 def test_only_past_expiry_dates_expire() -> None:
@@ -104,3 +149,16 @@ def test_overflow_moves_the_least_used_agent_entries_until_the_budget_fits() -> 
     assert moved[0].endswith("added: 2026-01-01]")
     left = len(s.files["MEMORY.md"]) - sum(len(r) + 1 for r in moved) + len("- [[topics/notes]]\n")
     assert left / 4 <= 600
+
+
+def test_near_duplicates_are_found_even_after_a_text_holding_a_line_break() -> None:
+    s = snap({"MEMORY.md": memory(
+        "- Alpha release notes 5 [by: agent]",
+        "- Deploys go out on port 8080 of the staging gateway [by: agent]",
+        "- Deploys go out on port 8080 of the staging gateways [by: agent]",
+        "- Gamma release notes 7 [by: agent]",
+    )})  # fmt: skip
+    first, *rest = s.facts
+    facts = (first._replace(norm=first.norm.replace(" ", "\n", 1)), *rest)
+    (op,) = find_near(replace(s, facts=facts), set())
+    assert [t.line for t in op.targets] == [4, 3]
