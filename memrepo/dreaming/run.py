@@ -150,25 +150,15 @@ def _write(
 ) -> tuple[str | None, str | None]:
     """The review branch, then the safe commit (the branch goes again if that fails).
 
-    Both change sets are worked out first so their blobs go into the object database
-    in one write; the commits then only add trees and move refs.
+    Both commits are worked out first, so that every object they add (blobs, trees and
+    the two commits) is saved in one pack; then only refs move and the worktree changes.
     """
-    review_changes = apply_ops(snap.files.get, review) if review else {}
-    safe_changes = apply_ops(snap.files.get, safe) if safe else {}
-    contents = [*review_changes.values(), *safe_changes.values()]
-    branches.store_blobs(folder, (data for data in contents if data is not None))
-    name: str | None = None
-    if review:
-        if progress is not None:
-            progress("writing")
-        name = branches.next_review_name(folder, started.date())
-        message = review_message(review, name)
-        branches.create_review_branch(folder, name, review_changes, message, snap.commit)
-    try:
-        if not safe:
-            return None, name
-        if progress is not None:
-            progress("writing")
+    name = branches.next_review_name(folder, started.date()) if review else None
+    review_commit = (
+        (apply_ops(snap.files.get, review), review_message(review, name)) if name else None
+    )
+    safe_commit = None
+    if safe:
         message = branches.dream_message(
             f"Dream: {len(safe)} safe change{'s' if len(safe) != 1 else ''}",
             by="dream",
@@ -176,7 +166,18 @@ def _write(
             passes=[op.found_by for op in safe],
             fingerprints=[op.fingerprint for op in safe],
         )
-        return branches.commit_on_main(folder, safe_changes, message, snap.commit), name
+        safe_commit = (apply_ops(snap.files.get, safe), message)
+    commits = branches.prepare_dream(folder, snap.commit, review_commit, safe_commit)
+    if name is not None and commits.review is not None:
+        if progress is not None:
+            progress("writing")
+        branches.create_review_branch(folder, name, commits.review)
+    try:
+        if commits.main is None:
+            return None, name
+        if progress is not None:
+            progress("writing")
+        return branches.publish_on_main(folder, commits.main), name
     except BaseException:
         if name is not None:
             branches.delete_review_branch(folder, name)

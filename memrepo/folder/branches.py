@@ -17,10 +17,9 @@ import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError, ReviewNotFound
-from memrepo.folder import bulkwrite
-from memrepo.folder.gitstore import MAIN, blob_data, build_tree, read_blob, walk_tree
+from memrepo.folder.gitstore import MAIN, PreparedCommit, blob_data, read_blob, walk_tree
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
-from memrepo.folder.packs import write_blobs
+from memrepo.folder.objects import NewObjects
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.undo import first_parent_history
 
@@ -106,10 +105,40 @@ def read_at(folder: MemoryFolder, commit_id: str, path: str) -> bytes | None:
     return read_blob(folder.repo, _commit(folder, commit_id).tree, path)
 
 
-def store_blobs(folder: MemoryFolder, contents: Iterable[bytes]) -> None:
-    """Put file contents in the object database ahead of `commit_on_main` and
-    `create_review_branch` (which then find them), as one pack when there are many."""
-    write_blobs(folder.repo, contents)
+@dataclass(frozen=True, slots=True)
+class DreamCommits:
+    """A dream's two commits with all their objects saved (one pack), neither on a ref
+    yet: `create_review_branch`, then `publish_on_main`."""
+
+    review: str | None
+    main: PreparedCommit | None
+
+
+def prepare_dream(
+    folder: MemoryFolder,
+    base_id: str,
+    review: tuple[Mapping[str, bytes | None], str] | None,
+    safe: tuple[Mapping[str, bytes | None], str] | None,
+) -> DreamCommits:
+    """The review commit and the safe commit (each: changes and message), both on
+    `base_id`, their blobs, trees and commits saved together as one pack."""
+    base = _commit(folder, base_id)
+    objects = NewObjects(folder.repo)
+    review_id = None
+    if review is not None:
+        review_id = str(folder.store.prepare_commit(objects, *review, base).commit_id)
+    main = folder.store.prepare_commit(objects, *safe, base) if safe is not None else None
+    objects.save()
+    return DreamCommits(review_id, main)
+
+
+def publish_on_main(folder: MemoryFolder, prepared: PreparedCommit) -> str:
+    """Make a prepared commit main (worktree, ref, index), only if main is still its
+    parent (else RepoStateError: nothing written)."""
+    parent_id = str(prepared.parent_id)
+    if main_id(folder) != parent_id:
+        raise RepoStateError(_main_moved(parent_id))
+    return folder.store.publish(prepared)
 
 
 def commit_on_main(
@@ -118,10 +147,12 @@ def commit_on_main(
     """One commit on main with `changes`, only if main is still `parent_id` (else
     RepoStateError: nothing written)."""
     if main_id(folder) != parent_id:
-        raise RepoStateError(
-            f"main moved from {parent_id[:10]} while dreaming; nothing was written, dream again"
-        )
+        raise RepoStateError(_main_moved(parent_id))
     return folder.store.commit_files(changes, message, _commit(folder, parent_id))
+
+
+def _main_moved(parent_id: str) -> str:
+    return f"main moved from {parent_id[:10]} while dreaming; nothing was written, dream again"
 
 
 def next_review_name(folder: MemoryFolder, day: date) -> str:
@@ -135,32 +166,14 @@ def next_review_name(folder: MemoryFolder, day: date) -> str:
     return f"{stem}{max(taken, default=0) + 1}"
 
 
-def create_review_branch(
-    folder: MemoryFolder, name: str, changes: Mapping[str, bytes | None], message: str, base_id: str
-) -> str:
-    """A branch `name` whose one commit applies `changes` on top of `base_id`.
-
-    Only objects and the new ref are written: the worktree, git's index and main are not
-    touched. Refuses to overwrite an existing branch.
-    """
+def create_review_branch(folder: MemoryFolder, name: str, commit_id: str) -> None:
+    """Branch `name` at a saved commit (`prepare_dream`). The worktree, git's index and
+    main are not touched. Refuses to overwrite an existing branch."""
     _check_review_name(name)
-    repo = folder.repo
-    base = _commit(folder, base_id)
-    tree = build_tree(repo, base.tree, bulkwrite.store_blobs(repo, changes))
-    if tree is None:
-        tree = repo.TreeBuilder().write()
-    when = folder.clock.now()
-    delta = when.utcoffset()
-    offset = int(delta.total_seconds() // 60) if delta is not None else 0
-    sig = pygit2.Signature(
-        folder.identity.name, folder.identity.email, int(when.timestamp()), offset
-    )
-    commit = repo.create_commit(None, sig, sig, message, tree, [base.id])
     try:
-        repo.references.create(_REF_PREFIX + name, commit, force=False)
+        folder.repo.references.create(_REF_PREFIX + name, pygit2.Oid(hex=commit_id), force=False)
     except (pygit2.GitError, ValueError) as exc:
         raise RepoStateError(f"cannot create branch {name} ({exc}); nothing was written") from exc
-    return str(commit)
 
 
 def list_review_branches(folder: MemoryFolder) -> list[ReviewBranch]:

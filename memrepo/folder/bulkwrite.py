@@ -14,9 +14,8 @@ stays visible as a modification; when many files lack it, one
 `diff_to_workdir(UPDATE_INDEX)` refreshes them instead (it too takes stat data only
 where the content matches the blob).
 
-For a change set of `BULK_MIN` files or more (a dream, an import), blob ids come from
-asking the object database whether it has each blob (the dream packed them just before,
-see `packs.py`), not from looking each one up.
+A change set of `BULK_MIN` files or more (a dream, an import) also has its blobs, trees
+and commit saved as one pack (see `objects.py`).
 """
 
 from __future__ import annotations
@@ -38,24 +37,6 @@ BULK_MIN = PACK_MIN
 def is_bulk(changes: Mapping[str, object]) -> bool:
     """Whether a change set is large enough for the bulk path."""
     return len(changes) >= BULK_MIN
-
-
-def store_blobs(
-    repo: pygit2.Repository, changes: Mapping[str, bytes | None]
-) -> dict[str, pygit2.Oid | None]:
-    """Each path's blob id (None for a deletion), writing only the blobs the object
-    database lacks. Asks the database itself: `oid in repo` makes pygit2 look the object
-    up, which reads and inflates all of it (about 15 us a blob, most of a dream's
-    commit once its blobs are packed)."""
-    odb = repo.odb
-    ids: dict[str, pygit2.Oid | None] = {}
-    for path, data in changes.items():
-        if data is None:
-            ids[path] = None
-            continue
-        oid = pygit2.hash(data)
-        ids[path] = oid if odb.exists(oid) else repo.create_blob(data)
-    return ids
 
 
 def write_files(

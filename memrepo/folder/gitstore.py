@@ -25,6 +25,7 @@ from memrepo.clock import Clock, Identity
 from memrepo.errors import RepoStateError
 from memrepo.folder import bulkwrite
 from memrepo.folder.bulkwrite import write_new_file
+from memrepo.folder.objects import NewObjects, signature
 
 MAIN = "refs/heads/main"
 JOURNAL_NAME = "journal.json"
@@ -40,6 +41,17 @@ _USER_EDIT_FLAGS = (
     | FileStatus.INDEX_RENAMED
     | FileStatus.INDEX_TYPECHANGE
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCommit:
+    """A commit whose objects exist (or wait in a `NewObjects`), not yet on main."""
+
+    commit_id: pygit2.Oid
+    parent_id: pygit2.Oid
+    changes: Mapping[str, bytes | None]
+    blob_ids: Mapping[str, pygit2.Oid | None]
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,36 +212,60 @@ class GitStore:
         """Commit `changes` (path -> bytes, None deletes) on top of `parent`; returns the id.
 
         Caller holds the write lock. Raises RepoStateError if main moved meanwhile.
+        A large change set's objects go into one pack (`objects.NewObjects`).
         """
-        blob_ids: dict[str, pygit2.Oid | None]
         if bulkwrite.is_bulk(changes):
-            blob_ids = bulkwrite.store_blobs(self.repo, changes)
-        else:
-            blob_ids = {
-                path: (store_blob(self.repo, data) if data is not None else None)
-                for path, data in changes.items()
-            }
+            objects = NewObjects(self.repo)
+            prepared = self.prepare_commit(objects, changes, message, parent, author=author)
+            objects.save()
+            return self.publish(prepared)
+        blob_ids = {
+            path: (store_blob(self.repo, data) if data is not None else None)
+            for path, data in changes.items()
+        }
         tree_id = build_tree(self.repo, parent.tree, blob_ids)
         if tree_id is None:
             tree_id = self.repo.TreeBuilder().write()
-        when = self.clock.now()
-        delta = when.utcoffset()
-        offset = int(delta.total_seconds() // 60) if delta is not None else 0
-        who = author or self.identity
-        sig_author = pygit2.Signature(who.name, who.email, int(when.timestamp()), offset)
-        sig_committer = pygit2.Signature(
-            self.identity.name, self.identity.email, int(when.timestamp()), offset
-        )
+        author_sig, committer_sig = self._signatures(author)
         commit_id = self.repo.create_commit(
-            None, sig_author, sig_committer, message, tree_id, [parent.id]
+            None, author_sig, committer_sig, message, tree_id, [parent.id]
         )
-        files = {p: (str(o) if o is not None else None) for p, o in blob_ids.items()}
-        self._write_journal(str(commit_id), str(parent.id), files)
-        stats = self._write_worktree(changes)
-        self._move_main(commit_id, parent.id, message)
-        self._update_index(changes, blob_ids, stats)
+        return self.publish(PreparedCommit(commit_id, parent.id, changes, blob_ids, message))
+
+    def prepare_commit(
+        self,
+        objects: NewObjects,
+        changes: Mapping[str, bytes | None],
+        message: str,
+        parent: pygit2.Commit,
+        *,
+        author: Identity | None = None,
+    ) -> PreparedCommit:
+        """A commit of `changes` on `parent` with its blobs, trees and commit added to
+        `objects` (nothing is written: `objects.save()`, then `publish`)."""
+        blob_ids = {
+            path: (objects.blob(data) if data is not None else None)
+            for path, data in changes.items()
+        }
+        tree_id = objects.tree(parent.tree, blob_ids) or objects.empty_tree()
+        author_sig, committer_sig = self._signatures(author)
+        commit_id = objects.commit(tree_id, [parent.id], author_sig, committer_sig, message)
+        return PreparedCommit(commit_id, parent.id, changes, blob_ids, message)
+
+    def publish(self, prepared: PreparedCommit) -> str:
+        """Make a prepared commit (its objects saved) main: journal, worktree, ref, index."""
+        files = {p: (str(o) if o is not None else None) for p, o in prepared.blob_ids.items()}
+        self._write_journal(str(prepared.commit_id), str(prepared.parent_id), files)
+        stats = self._write_worktree(prepared.changes)
+        self._move_main(prepared.commit_id, prepared.parent_id, prepared.message)
+        self._update_index(prepared.changes, prepared.blob_ids, stats)
         self._clear_journal()
-        return str(commit_id)
+        return str(prepared.commit_id)
+
+    def _signatures(self, author: Identity | None) -> tuple[pygit2.Signature, pygit2.Signature]:
+        """Author (a person's edits keep theirs) and committer, both at the clock's now."""
+        when = self.clock.now()
+        return signature(author or self.identity, when), signature(self.identity, when)
 
     def _write_worktree(self, changes: Mapping[str, bytes | None]) -> dict[str, os.stat_result]:
         """Write the changes (temp file + rename each); the stat data of each file as

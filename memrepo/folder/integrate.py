@@ -27,6 +27,7 @@ from pygit2.enums import FileMode
 from memrepo.errors import RepoStateError
 from memrepo.folder.gitstore import MAIN, blob_data, changed_paths
 from memrepo.folder.messages import build_message
+from memrepo.folder.objects import signature
 from memrepo.folder.repo import MemoryFolder
 
 REMOTE_MAIN = "refs/memrepo/remote/main"
@@ -245,8 +246,4 @@ def _commit(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Commit:
 
 
 def _signature(folder: MemoryFolder) -> pygit2.Signature:
-    when = folder.clock.now()
-    delta = when.utcoffset()
-    offset = int(delta.total_seconds() // 60) if delta is not None else 0
-    who = folder.identity
-    return pygit2.Signature(who.name, who.email, int(when.timestamp()), offset)
+    return signature(folder.identity, folder.clock.now())

@@ -1,10 +1,11 @@
-"""Many new blobs as one git pack instead of one loose object file each.
+"""Many new objects as one git pack instead of one loose object file each.
 
-libgit2 writes every blob as its own file (a temp file, a fan-out directory, a link and
-an unlink), and on a busy disk those metadata operations, not the bytes, are what a
+libgit2 writes every object as its own file (a temp file, a fan-out directory, a link
+and an unlink), and on a busy disk those metadata operations, not the bytes, are what a
 write of dozens of files waits for. A dream rewrites most files of a folder at once, so
-its blobs go into one pack (`.pack` plus its `.idx`, version 2, no deltas), the format
-`git fetch` leaves behind; `git gc` folds it into the others like any fetched pack.
+its blobs, trees and commits go into one pack (`.pack` plus its `.idx`, version 2, no
+deltas; see `objects.py`), the format `git fetch` leaves behind; `git gc` folds it into
+the others like any fetched pack.
 
 Packs are written under a temp name and renamed into place, the index last: a reader
 only looks for packs through their `.idx`, so it sees all of a pack or none of it.
@@ -16,56 +17,40 @@ import hashlib
 import os
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 
 import pygit2
+from pygit2.enums import ObjectType
 
-#: Below this many new blobs, loose objects cost less than a pack; every lookup scans
+#: Below this many new objects, loose ones cost less than a pack; every lookup scans
 #: each pack's index, so a pack per small write would slow the repo down over time.
 PACK_MIN = 16
-_BLOB_TYPE = 3
 _LARGE_OFFSET = 0x80000000
 
 
-def write_blobs(repo: pygit2.Repository, contents: Iterable[bytes]) -> list[pygit2.Oid]:
-    """Store every content as a blob (one pack when there are many); their ids, in order.
-
-    Blobs the repo already has are not looked for first: each miss makes libgit2 rescan
-    the pack directory, which costs more than packing a copy (git allows an object in
-    several packs; gc keeps one).
-    """
-    datas = list(contents)
-    ids = [pygit2.hash(data) for data in datas]
-    unique = {oid.raw: data for oid, data in zip(ids, datas, strict=True)}
-    if len(unique) < PACK_MIN:
-        for data in unique.values():
-            repo.create_blob(data)
-    else:
-        _write_pack(Path(repo.path) / "objects" / "pack", unique)
-    return ids
-
-
-def _write_pack(pack_dir: Path, blobs: dict[bytes, bytes]) -> None:
-    pack = bytearray(b"PACK" + struct.pack(">II", 2, len(blobs)))
+def write_pack(repo: pygit2.Repository, objects: Mapping[bytes, tuple[ObjectType, bytes]]) -> None:
+    """One pack of `objects` (raw id -> type and content, ids as git computes them)."""
+    pack = bytearray(b"PACK" + struct.pack(">II", 2, len(objects)))
     entries: list[tuple[bytes, int, int]] = []  # (id, crc32, offset)
-    for raw_id, data in blobs.items():
-        packed = _object_header(len(data)) + zlib.compress(data, 1)
+    for raw_id, (kind, data) in objects.items():
+        packed = _object_header(kind, len(data)) + zlib.compress(data, 1)
         entries.append((raw_id, zlib.crc32(packed), len(pack)))
         pack += packed
     checksum = hashlib.sha1(pack).digest()
     pack += checksum
     index = _index(sorted(entries), checksum)
     name = f"pack-{checksum.hex()}"
+    pack_dir = Path(repo.path) / "objects" / "pack"
     pack_dir.mkdir(parents=True, exist_ok=True)
     _publish(pack_dir, f"{name}.pack", bytes(pack))
     _publish(pack_dir, f"{name}.idx", index)
 
 
-def _object_header(size: int) -> bytes:
+def _object_header(kind: ObjectType, size: int) -> bytes:
     """Type and size: 3 type bits and 4 size bits, then 7 size bits per byte."""
     out = bytearray()
-    byte = (_BLOB_TYPE << 4) | (size & 0x0F)
+    byte = (int(kind) << 4) | (size & 0x0F)
     size >>= 4
     while size:
         out.append(byte | 0x80)

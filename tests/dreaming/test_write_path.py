@@ -11,7 +11,8 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.dreaming.apply import apply_ops
 from memrepo.errors import DreamError, ReviewConflict
-from memrepo.folder.packs import PACK_MIN, write_blobs
+from memrepo.folder.objects import NewObjects
+from memrepo.folder.packs import PACK_MIN
 from memrepo.models.dream import LineRef, Op
 
 from .helpers import Commit, git, memory
@@ -21,25 +22,38 @@ def _pack_files(root: Path) -> list[Path]:
     return sorted((root / ".git" / "objects" / "pack").glob("pack-*.pack"))
 
 
-def test_many_blobs_become_one_pack_that_git_reads_and_verifies(tmp_path: Path) -> None:
+def test_many_objects_become_one_pack_that_git_reads_and_verifies(tmp_path: Path) -> None:
     root = tmp_path / "r"
     repo = pygit2.init_repository(str(root), initial_head="main")
+    objects = NewObjects(repo)
     contents = [f"- fact {n} [by: agent]\n".encode() * (n + 1) for n in range(PACK_MIN + 4)]
     contents.append(contents[0])  # the same content twice is stored once
-    ids = write_blobs(repo, contents)
+    ids = [objects.blob(data) for data in contents]
+    tree = objects.tree(None, {f"t/{n}.md": oid for n, oid in enumerate(ids)})
+    assert tree is not None
+    sig = pygit2.Signature("A", "a@example.invalid", 1_700_000_000, 60)
+    commit = objects.commit(tree, [], sig, sig, "many\n")
+    objects.save()
     (pack,) = _pack_files(root)
     assert "ok" in git(root, "verify-pack", "-v", str(pack.with_suffix(".idx")))
     for oid, data in zip(ids, contents, strict=True):
         assert git(root, "cat-file", "-p", str(oid)).encode() == data
         blob = repo[oid]
         assert isinstance(blob, pygit2.Blob) and blob.data == data
+    git(root, "update-ref", "refs/heads/main", str(commit))
+    assert git(root, "fsck", "--full", "--no-dangling").strip() == ""
+    assert git(root, "ls-tree", "-r", "--name-only", "main").split() == sorted(
+        f"t/{n}.md" for n in range(len(contents))
+    )
     assert not list((root / ".git" / "objects" / "pack").glob("tmp_*"))
 
 
-def test_a_few_blobs_stay_loose_objects(tmp_path: Path) -> None:
+def test_a_few_objects_stay_loose(tmp_path: Path) -> None:
     root = tmp_path / "r"
     repo = pygit2.init_repository(str(root), initial_head="main")
-    (oid,) = write_blobs(repo, [b"- one [by: agent]\n"])
+    objects = NewObjects(repo)
+    oid = objects.blob(b"- one [by: agent]\n")
+    objects.save()
     assert _pack_files(root) == []
     assert git(root, "cat-file", "-t", str(oid)).strip() == "blob"
 
@@ -55,6 +69,10 @@ def test_a_dream_over_many_files_leaves_a_clean_worktree_and_a_sound_repo(
     commit({"MEMORY.md": memory(index=tuple(p[:-3] for p in files)), **files})
     report = repo.dream()
     assert report.commit is not None and len(_pack_files(repo.root)) == 1
+    # The commit and its trees are in that pack too: no loose object was written.
+    loose = [p for p in (repo.root / ".git/objects").glob("??/*") if p.is_file()]
+    before = set(git(repo.root, "rev-list", "--objects", "HEAD~1").split())
+    assert not [p for p in loose if p.parent.name + p.name not in before]
     assert git(repo.root, "status", "--porcelain") == ""
     assert git(repo.root, "fsck", "--full", "--no-dangling").strip() == ""
     changed = git(repo.root, "diff", "--name-only", "HEAD~1", "HEAD").split()

@@ -70,15 +70,6 @@ def test_large_commit_leaves_index_matching_and_fresh(memory_repo: MemoryRepo, g
     assert sorted(p.name for p in (root / "swap").iterdir()) == ["new.md"]
 
 
-def test_store_blobs_writes_only_missing_blobs(memory_repo: MemoryRepo, git: Git) -> None:
-    repo = memory_repo.folder.repo
-    known = repo.create_blob(b"already here\n")
-    ids = bulkwrite.store_blobs(repo, {"a.md": b"already here\n", "b.md": b"new\n", "c.md": None})
-    assert ids["a.md"] == known
-    assert ids["c.md"] is None
-    assert git(memory_repo.root, "cat-file", "-p", str(ids["b.md"])) == "new\n"
-
-
 def _staged_from_head(git: Git, root: Path) -> list[str]:
     """`git ls-files -s` as it would read for an index that is exactly HEAD's tree."""
     rows = []
@@ -163,7 +154,7 @@ def _write_and_stage(
 ) -> None:
     """The worktree and index steps of a commit, on their own (HEAD not moved)."""
     folder = repo.folder
-    ids = bulkwrite.store_blobs(folder.repo, changes)
+    ids = {p: (folder.repo.create_blob(d) if d is not None else None) for p, d in changes.items()}
     tmp = folder.state_dir / "tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     stats = bulkwrite.write_files(repo.root, tmp, changes)
