@@ -58,36 +58,54 @@ def dream(
     chosen = model if model is not None else OfflineModel()
     started = now or folder.clock.now()
     notes = tuple(n if isinstance(n, RecentNote) else RecentNote(text=n) for n in recent_notes)
-    with folder.lock, _collector_paused():
-        state = load_state(folder.state_dir)
-        base = branches.main_id(folder) if dry_run else branches.begin_dream(folder)
-        state.mark_undone(branches.undone_commits(folder, state.commits))
-        files, paths = branches.files_at(folder, base, unread=SWARM_PREFIX)
-        snap = build_snapshot(base, files, started.date(), paths)
-        ops, broken = _plan(folder, snap, chosen, notes)
-        remembered = state.remembered() | open_fingerprints(folder)
-        kept = [op for op in ops if op.fingerprint not in remembered]
-        safe = [op for op in kept if not op.review]
-        review = [op for op in kept if op.review]
-        report = DreamReport(
-            started_at=started,
-            dry_run=dry_run,
-            model=chosen.name,
-            base=base,
-            safe=tuple(safe),
-            pending_review=tuple(review),
-            counts=dict(Counter(op.found_by for op in kept)),
-            remembered=len(ops) - len(kept),
-            broken_links=tuple(broken),
-        )
-        if progress is not None:
-            progress("planned")
+    with folder.lock:
+        with _collector_paused():
+            report = _dream_locked(folder, chosen, notes, started, dry_run, progress)
         if dry_run:
             return report
-        commit, name = _write(folder, snap, safe, review, started, progress)
-        _remember_run(folder, state, report, commit, name, safe)
         curation = curator(notes, started) if curator is not None else None
-    return report.model_copy(update={"commit": commit, "review": name, "curation": curation})
+    return report.model_copy(update={"curation": curation})
+
+
+def _dream_locked(
+    folder: MemoryFolder,
+    model: DreamModel,
+    notes: tuple[RecentNote, ...],
+    started: datetime,
+    dry_run: bool,
+    progress: Progress | None,
+) -> DreamReport:
+    """Plan and write a dream. Its own frame holds the snapshot and everything built
+    per entry, so all of it is freed when it returns: before the garbage collector
+    runs again, which would otherwise walk it all once (0.6 ms at 2,200 entries)."""
+    state = load_state(folder.state_dir)
+    base = branches.main_id(folder) if dry_run else branches.begin_dream(folder)
+    state.mark_undone(branches.undone_commits(folder, state.commits))
+    files, paths = branches.files_at(folder, base, unread=SWARM_PREFIX)
+    snap = build_snapshot(base, files, started.date(), paths)
+    ops, broken = _plan(folder, snap, model, notes)
+    remembered = state.remembered() | open_fingerprints(folder)
+    kept = [op for op in ops if op.fingerprint not in remembered]
+    safe = [op for op in kept if not op.review]
+    review = [op for op in kept if op.review]
+    report = DreamReport(
+        started_at=started,
+        dry_run=dry_run,
+        model=model.name,
+        base=base,
+        safe=tuple(safe),
+        pending_review=tuple(review),
+        counts=dict(Counter(op.found_by for op in kept)),
+        remembered=len(ops) - len(kept),
+        broken_links=tuple(broken),
+    )
+    if progress is not None:
+        progress("planned")
+    if dry_run:
+        return report
+    commit, name = _write(folder, snap, safe, review, started, progress)
+    _remember_run(folder, state, report, commit, name, safe)
+    return report.model_copy(update={"commit": commit, "review": name})
 
 
 @contextmanager
