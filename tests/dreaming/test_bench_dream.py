@@ -16,7 +16,7 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 def test_bench_dream_finds_every_planted_problem() -> None:
     out = subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_dream.py"), "--entries", "300", "--rounds",
-         "1", "--json"],
+         "1", "--settled", "--json"],
         check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
     ).stdout  # fmt: skip
     result = json.loads(out)
@@ -26,4 +26,4 @@ def test_bench_dream_finds_every_planted_problem() -> None:
     assert quality["contradictions_found"] == quality["contradictions_planted"]
     assert quality["links_reported"] == 3 and quality["unlisted_linked"] == 2
     assert result["corpus"]["entries"] >= 300 and result["timing"]["ratio"] > 0
-    assert result["timing"]["dry_run_ms"] > 0
+    assert result["timing"]["dry_run_ms"] > 0 and result["settled"] is True
