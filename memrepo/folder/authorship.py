@@ -12,9 +12,9 @@ from __future__ import annotations
 import pygit2
 
 from memrepo.errors import FormatError
-from memrepo.folder.gitstore import read_blob
 from memrepo.folder.messages import commit_info
 from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.trees import read_blob
 from memrepo.folder.undo import first_parent_history
 from memrepo.formats import parse
 from memrepo.models import CommitInfo

@@ -17,8 +17,8 @@ from difflib import SequenceMatcher
 import pygit2
 
 from memrepo.errors import FormatError
-from memrepo.folder.gitstore import changed_paths, read_blob
 from memrepo.folder.messages import commit_info
+from memrepo.folder.trees import changed_paths, read_blob
 from memrepo.formats import Document, Entry, parse
 from memrepo.models.folder import EntryAction, EntryEvent
 

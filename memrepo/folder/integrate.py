@@ -25,10 +25,11 @@ import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError
-from memrepo.folder.gitstore import MAIN, blob_data, changed_paths
+from memrepo.folder.gitstore import MAIN
 from memrepo.folder.messages import build_message
 from memrepo.folder.objects import signature
 from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.trees import blob_data, changed_paths
 
 REMOTE_MAIN = "refs/memrepo/remote/main"
 """The remote's main as of the last successful fetch or push (never pushed)."""

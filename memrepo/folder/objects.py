@@ -46,7 +46,7 @@ class NewObjects:
         self, base: pygit2.Tree | None, changes: Mapping[str, pygit2.Oid | None]
     ) -> pygit2.Oid | None:
         """`base` with the changed blobs (None deletes; folders emptied go too); None
-        when nothing is left. The same tree `gitstore.build_tree` writes: a file keeps
+        when nothing is left. The same tree `trees.build_tree` writes: a file keeps
         an executable bit it had, a path through a file makes that file a folder."""
         entries = _entries(base)
         nested: dict[bytes, dict[str, pygit2.Oid | None]] = {}

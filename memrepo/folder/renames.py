@@ -13,8 +13,8 @@ from collections.abc import Collection, Iterable
 import pygit2
 from pygit2.enums import DeltaStatus, DiffFind, FileMode
 
-from memrepo.folder.gitstore import walk_tree
 from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.trees import walk_tree
 from memrepo.folder.undo import first_parent_history
 
 MAX_COMMITS = 500

@@ -25,10 +25,11 @@ from memrepo.errors import (
     SecretInEdit,
 )
 from memrepo.folder import reinforcements
-from memrepo.folder.gitstore import MAIN, GitStore, PendingEdits, changed_paths
+from memrepo.folder.gitstore import MAIN, GitStore, PendingEdits
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, commit_info, summarize
 from memrepo.folder.paths import link_target
+from memrepo.folder.trees import changed_paths
 from memrepo.folder.undo import default_target, first_parent_history, plan_undo
 from memrepo.formats import (
     Document,

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import pygit2
 
-from memrepo.folder.gitstore import blob_data
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
+from memrepo.folder.trees import blob_data
 
 #: Reads a file as it is in the commit the change will be built on (None: not there).
 Reader = Callable[[str], bytes | None]

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import pygit2
 
 from memrepo.errors import EntryNotFound, NothingToUndo, UndoConflict
-from memrepo.folder.gitstore import changed_paths, read_blob
 from memrepo.folder.linediff import FileVersion, Hunk, Key, hunks, touched_keys
 from memrepo.folder.messages import ORIGIN, UNDOES, parse_trailers
+from memrepo.folder.trees import changed_paths, read_blob
 
 
 @dataclass(slots=True)

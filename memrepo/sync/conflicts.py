@@ -15,9 +15,9 @@ from datetime import datetime, timedelta, timezone
 import pygit2
 
 from memrepo.errors import EntryNotFound
-from memrepo.folder.gitstore import read_blob
 from memrepo.folder.integrate import conflict_branches, sync_message
 from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.trees import read_blob
 from memrepo.models.sync import ConflictBranch, ConflictDetail, ConflictInfo
 
 _LINE = re.compile(

@@ -27,8 +27,8 @@ from memrepo.errors import (
     ReadOnlyRef,
     UnsafeRemote,
 )
-from memrepo.folder.gitstore import blob_data, walk_tree
 from memrepo.folder.repo import ENTRY_POINT, MemoryFolder
+from memrepo.folder.trees import blob_data, walk_tree
 from memrepo.formats import parse
 from memrepo.models.sync import (
     MAX_TEAMS,

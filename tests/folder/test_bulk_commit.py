@@ -15,7 +15,7 @@ import pygit2
 from memrepo import MemoryRepo
 from memrepo.folder import branches, bulkwrite
 from memrepo.folder.bulkwrite import BULK_MIN
-from memrepo.folder.gitstore import build_tree
+from memrepo.folder.trees import build_tree
 
 Git = Callable[..., str]
 

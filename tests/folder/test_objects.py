@@ -18,8 +18,8 @@ from pygit2.enums import FileMode
 
 from memrepo import MemoryRepo
 from memrepo.folder import branches
-from memrepo.folder.gitstore import build_tree
 from memrepo.folder.objects import NewObjects
+from memrepo.folder.trees import build_tree
 
 Git = Callable[..., str]
 
