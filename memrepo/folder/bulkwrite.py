@@ -28,10 +28,9 @@ from typing import Any
 import pygit2
 from pygit2.enums import DiffOption, FileMode
 
-from memrepo.folder.packs import PACK_MIN
-
-#: A change set this large takes the bulk path (blob ids, worktree writes, index update).
-BULK_MIN = PACK_MIN
+#: A change set this large takes the bulk path (its objects as one pack, blob ids and
+#: stat data straight into the index); below it, per-file libgit2 calls cost less.
+BULK_MIN = 16
 
 
 def is_bulk(changes: Mapping[str, object]) -> bool:
@@ -141,11 +140,11 @@ def _split_ns(ns: int) -> tuple[int, int]:
     return seconds & _U32, nanoseconds
 
 
-def write_new_file(path: str | Path, data: bytes) -> tuple[int, int, int]:
+def write_new_file(path: str | Path, data: bytes, mode: int = 0o644) -> tuple[int, int, int]:
     """Create or truncate `path` with `data`, without Python's buffered-file layers (on
     every write's path: a journal and a temp file per file written). Returns the inode,
     size and mtime (ns) of what was written, seen while the file was still open."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         view = memoryview(data)
         while view:

@@ -151,7 +151,7 @@ def commit_bytes(
 ) -> bytes:
     """A commit object's content as libgit2 writes it (no encoding header: UTF-8)."""
     head = [f"tree {tree}", *(f"parent {parent}" for parent in parents)]
-    head += [f"author {_signature(author)}", f"committer {_signature(committer)}"]
+    head += [f"author {_signature_line(author)}", f"committer {_signature_line(committer)}"]
     return ("\n".join(head) + "\n\n" + message).encode("utf-8")
 
 
@@ -162,7 +162,7 @@ def signature(who: Identity, when: datetime) -> pygit2.Signature:
     return pygit2.Signature(who.name, who.email, int(when.timestamp()), offset)
 
 
-def _signature(sig: pygit2.Signature) -> str:
+def _signature_line(sig: pygit2.Signature) -> str:
     hours, minutes = divmod(abs(sig.offset), 60)
     sign = "-" if sig.offset < 0 else "+"
     return f"{sig.name} <{sig.email}> {sig.time} {sign}{hours:02d}{minutes:02d}"

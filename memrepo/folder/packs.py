@@ -23,6 +23,8 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import ObjectType
 
+from memrepo.folder.bulkwrite import write_new_file
+
 #: Below this many new objects, loose ones cost less than a pack; every lookup scans
 #: each pack's index, so a pack per small write would slow the repo down over time.
 PACK_MIN = 16
@@ -90,11 +92,5 @@ def _publish(pack_dir: Path, name: str, data: bytes) -> None:
     """Write under a temp name, then rename: git's own `tmp_pack_` prefix, which gc
     clears if a crash leaves one behind. No fsync, like libgit2's loose objects."""
     tmp = pack_dir / f"tmp_pack_{os.getpid()}_{name}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o444)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+    write_new_file(tmp, data, mode=0o444)
     os.replace(tmp, pack_dir / name)

@@ -17,8 +17,7 @@ from memrepo.errors import RepoStateError
 
 def store_blob(repo: pygit2.Repository, data: bytes) -> pygit2.Oid:
     """The blob's id, written only when the object database lacks it: libgit2 stages a
-    temp file for every `create_blob`, even of a blob it has (a dream packs its blobs
-    first, see `folder/packs.py`)."""
+    temp file for every `create_blob`, even of a blob it has."""
     oid = pygit2.hash(data)
     return oid if oid in repo else repo.create_blob(data)
 
