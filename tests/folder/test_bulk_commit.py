@@ -53,11 +53,16 @@ def _large_change() -> dict[str, bytes | None]:
     return changes
 
 
-def test_large_commit_leaves_index_matching_and_fresh(memory_repo: MemoryRepo, git: Git) -> None:
+def _committed_large_change(memory_repo: MemoryRepo) -> Path:
+    """The seeded repo with `_large_change` committed the bulk way; its root."""
     repo, base = _seeded(memory_repo)
-    root = repo.root
     with repo.folder.lock:
         branches.commit_on_main(repo.folder, _large_change(), "dream: many files\n", base)
+    return repo.root
+
+
+def test_large_commit_leaves_index_matching_and_fresh(memory_repo: MemoryRepo, git: Git) -> None:
+    root = _committed_large_change(memory_repo)
     # diff-files compares stat data without refreshing it: stale entries would show here.
     assert git(root, "diff-files", "--name-only") == ""
     assert git(root, "ls-files", "-s").split() == _staged_from_head(git, root)
@@ -81,17 +86,14 @@ def _staged_from_head(git: Git, root: Path) -> list[str]:
 
 
 def test_edit_right_after_a_large_commit_is_detected(memory_repo: MemoryRepo, git: Git) -> None:
-    repo, base = _seeded(memory_repo)
-    root = repo.root
-    with repo.folder.lock:
-        branches.commit_on_main(repo.folder, _large_change(), "dream: many files\n", base)
+    root = _committed_large_change(memory_repo)
     edited = _topic(5)
     # Same size as what memrepo wrote, written within the same instant: only the content
     # (and git's racy-timestamp check) can tell the difference.
     (root / edited).write_bytes(_content(5, "TWO"))
     assert git(root, "diff", "--name-only") == f"{edited}\n"
     assert git(root, "status", "--porcelain") == f" M {edited}\n"
-    assert repo.folder.store.pending_edits().modified == (edited,)
+    assert memory_repo.folder.store.pending_edits().modified == (edited,)
 
 
 def test_crash_mid_large_write_is_rolled_forward(memory_repo: MemoryRepo, git: Git) -> None:
