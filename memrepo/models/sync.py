@@ -17,7 +17,7 @@ from memrepo.models.settings import TeamSettings as TeamSettings
 #: How refs of team repo entries begin (`team:<name>:<path>#<id>`); nothing writes them.
 TEAM_REF_PREFIX = "team:"
 
-ConflictKind = Literal["subject", "lines", "binary", "delete_modify"]
+ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
 
 #: At most this many team memory repos (DESIGN §9: they share the L0 budget).

@@ -21,7 +21,7 @@ from memrepo.folder.trees import read_blob
 from memrepo.models.sync import ConflictBranch, ConflictDetail, ConflictInfo
 
 _LINE = re.compile(
-    r"^- (?P<path>.+) \((?P<kind>subject|lines|binary|delete_modify)\): (?P<detail>.*)$"
+    r"^- (?P<path>.+) \((?P<kind>subject|lines|binary|delete_modify|encoding)\): (?P<detail>.*)$"
 )
 _HEADER = "Conflicting versions kept from a sync merge (main has the other side):"
 

@@ -3,14 +3,20 @@
 Sync, the git merge driver and tree merges all call :func:`merge_file`, so a plain
 ``git pull`` in a terminal merges memory the way ``memrepo sync`` does.
 
-* Markdown files that parse are merged entry by entry (:mod:`merge_entries`): both sides'
-  new entries kept, removals honoured, a ``subject`` changed on both sides resolved by
-  trust, then date. Other lines (titles, prose, frontmatter) get git's line merge.
-* Other text files, and markdown that is not valid UTF-8, get git's line merge (diff3, in
-  process: pygit2 offers libgit2's merge only against a repository's index, and the
-  driver and sync need the same answer for bytes alone).
-* Binary files changed on both sides, and line runs changed differently on both sides,
-  keep ours; theirs goes to the loser.
+* Markdown files are merged entry by entry (:mod:`merge_entries`): both sides' new
+  entries kept, removals honoured, a ``subject`` changed on both sides resolved by trust,
+  then date. Other lines (titles, prose, frontmatter) get git's line merge. A NUL byte
+  makes git call a file binary, but a memory file is merged as text all the same: the
+  other side's entries must never fall off main because of one stray byte.
+* Markdown that is not valid UTF-8 is merged entry by entry too, its odd bytes carried
+  through unchanged (:mod:`merge_bytes`), and reported as an ``encoding`` conflict: main
+  gets the merge, the loser is theirs as it came (or the merge's own losers), and the
+  detail says to re-save the file as UTF-8.
+* Other text files get git's line merge (diff3, in process: pygit2 offers libgit2's merge
+  only against a repository's index, and the driver and sync need the same answer for
+  bytes alone).
+* Other binary files changed on both sides, and line runs changed differently on both
+  sides, keep ours; theirs goes to the loser.
 * A file deleted on one side and changed on the other is kept as changed: nothing a
   person wrote is dropped silently, and deleting it again is one command.
 
@@ -22,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 
-from memrepo.errors import FormatError
+from memrepo.errors import FormatError, InvalidUtf8
 from memrepo.formats import parse
+from memrepo.sync.merge_bytes import from_utf8, to_utf8
 from memrepo.sync.merge_diff3 import Unit
 from memrepo.sync.merge_entries import Keyed, decide_all, document_units
 from memrepo.sync.merge_model import ConflictKind, FileMerge, MergeConflict
@@ -52,13 +59,13 @@ def merge_file(
         )
         kept = theirs if ours is None else ours
         return FileMerge(path, kept, (MergeConflict(path, "delete_modify", detail),), None)
-    if any(_is_binary(data) for data in (base, ours, theirs)):
-        detail = "binary file changed on both sides; kept ours, theirs is in the loser"
-        return FileMerge(path, ours, (MergeConflict(path, "binary", detail),), theirs)
     if path.endswith(".md"):
         merged = _merge_markdown(path, base, ours, theirs)
         if merged is not None:
             return merged
+    if any(_is_binary(data) for data in (base, ours, theirs)):
+        detail = "binary file changed on both sides; kept ours, theirs is in the loser"
+        return FileMerge(path, ours, (MergeConflict(path, "binary", detail),), theirs)
     return _merge_lines(path, base or b"", ours, theirs)
 
 
@@ -67,11 +74,34 @@ def _is_binary(data: bytes | None) -> bool:
 
 
 def _merge_markdown(path: str, base: bytes | None, ours: bytes, theirs: bytes) -> FileMerge | None:
-    """Entry-aware merge; None when a version does not parse (the caller merges lines)."""
+    """Entry-aware merge; None when a version cannot be read as markdown even through
+    the lossless view of :mod:`merge_bytes` (the caller merges lines)."""
+    versions = (base or b"", ours, theirs)
     try:
-        docs = [parse(data, path) for data in (base or b"", ours, theirs)]
+        return _merge_documents(path, *versions)
+    except InvalidUtf8:
+        pass
+    views = [to_utf8(data) for data in versions]
+    if any(view is None for view in views):
+        return None
+    try:
+        merged = _merge_documents(path, *(view or b"" for view in views))
     except FormatError:
         return None
+    kept = "theirs as it came" if merged.loser is None else "the losers below"
+    loser = theirs if merged.loser is None else from_utf8(merged.loser)
+    detail = (
+        "not valid UTF-8 (saved by another tool?): the entries of both sides were merged "
+        f"with its odd bytes kept as they are, and {kept} went to the conflict branch. "
+        "Re-save the file as UTF-8"
+    )
+    conflicts = (MergeConflict(path, "encoding", detail), *merged.conflicts)
+    return FileMerge(path, from_utf8(merged.merged or b""), conflicts, loser)
+
+
+def _merge_documents(path: str, base: bytes, ours: bytes, theirs: bytes) -> FileMerge:
+    """The entry-aware merge of three versions that parse (FormatError otherwise)."""
+    docs = [parse(data, path) for data in (base, ours, theirs)]
     (base_units, base_keyed), (ours_units, ours_keyed), (theirs_units, theirs_keyed) = (
         document_units(doc) for doc in docs
     )

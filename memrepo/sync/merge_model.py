@@ -7,7 +7,7 @@ from typing import Literal
 
 __all__ = ["ConflictKind", "FileMerge", "MergeConflict"]
 
-ConflictKind = Literal["subject", "lines", "binary", "delete_modify"]
+ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding"]
 
 
 @dataclass(frozen=True, slots=True)
