@@ -2,9 +2,15 @@
 
 Every fact is screened by `hygiene` (the same rules and secret detector as `remember`),
 routed by `memrepo.routing` (contact, task, private and strict-workspace facts go to
-memory_items, never into git), and written with `by: import`, `origin: import` and a
-`source` naming the original file and line. Folder facts land as ONE commit through the
-folder's batch writer; item facts go through the item writer's pipeline afterwards.
+memory_items, never into git; so does any row that names a task, whatever its scope:
+a task id says the fact came from one task's work, which the folder must not carry), and
+written with `by: import`, `origin: import` and a `source` naming the original file and
+line. Folder facts land as ONE commit through the folder's batch writer; item facts go
+through the item writer's pipeline afterwards.
+
+The folder syncs to the user's remote, so no absolute local path goes into it: `source`
+is the file's path inside the imported folder (or the dump's file name) and its line,
+and the commit body names the imported file or folder by its name only.
 
 Idempotent: a folder fact already in its file is reinforced (no new line, no commit), and
 an item whose `import` source ref is already stored is not written again.
@@ -31,7 +37,7 @@ from memrepo.items.writer import content_hash
 from memrepo.models import WriteResult
 from memrepo.models.items import ItemCandidate, Kind, SourceRef, candidate
 from memrepo.models.transfer import ImportFormat, ImportProblem, ImportReport
-from memrepo.routing import choose_route
+from memrepo.routing import Route, choose_route
 from memrepo.transfer.sources import read_source
 
 if TYPE_CHECKING:
@@ -125,7 +131,7 @@ def import_memory(
         lambda n: summarize(f"Import from {_TITLES[fmt]}", f"{n} facts"),
         by=BY,
         origin=ORIGIN,
-        body=f"Source: {source.as_uri()}",
+        body=f"Source: {_clean(source.name)}",
         dry_run=dry_run,
     )
     for result in results:
@@ -181,10 +187,9 @@ class _Planner:
     def __init__(self, repo: MemoryRepo, fmt: ImportFormat, source: Path) -> None:
         self.repo = repo
         self.fmt = fmt
-        self.base = source if source.is_dir() else source.parent
         self.today = repo.folder.clock.now().date().isoformat()
         self.imports_file = normalize_target(repo.root, f"imports/{fmt}.md")
-        self._uris: dict[str, str] = {}
+        self._names: dict[str, str] = {}
 
     def plan(self, fact: Fact) -> EntryWrite | _ItemPlan | str:
         workspace = slugify(fact.workspace) if fact.workspace else None
@@ -201,12 +206,14 @@ class _Planner:
             )
         except InvalidArgument:
             return "invalid_scope"
+        if route.store == "folder" and fact.task_id:
+            route = Route("items", route.scope, None, "a fact from one task", route.private)
         screened = screen(fact.text)
         if screened.text is None:
             return screened.skip_reason or "empty"
         if not settings.memory_on:
             return "memory_disabled"  # an import is never an explicit act of the user
-        origin = f"{self._uri(fact.path)}#L{fact.line}"
+        origin = f"{self._name(fact.path)}#L{fact.line}"
         if route.store == "items":
             return self._item(fact, route.scope, route.scope_ref, route.private, workspace, origin)
         path = self.imports_file
@@ -225,12 +232,14 @@ class _Planner:
             truncated=screened.truncated,
         )
 
-    def _uri(self, path: str) -> str:
-        """The source file's URI, redacted like any metadata value (once per file)."""
-        uri = self._uris.get(path)
-        if uri is None:
-            uri = self._uris[path] = _clean((self.base / path).as_uri())
-        return uri
+    def _name(self, path: str) -> str:
+        """The source file as the import names it (relative to the imported folder, or
+        the dump's file name: never where it sits on this machine), redacted like any
+        metadata value (once per file)."""
+        name = self._names.get(path)
+        if name is None:
+            name = self._names[path] = _clean(path)
+        return name
 
     def _metadata(self, fact: Fact, origin: str) -> dict[str, str]:
         meta = {"source": origin, "added": fact.created or self.today, "by": BY}

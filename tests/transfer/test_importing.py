@@ -56,7 +56,7 @@ def test_claude_code_folder_lands_as_one_commit(
     testing = entries["feedback_testing"]
     assert testing.metadata["by"] == "import" and testing.metadata["origin"] == "import"
     assert testing.metadata["kind"] == "feedback"
-    assert testing.metadata["source"] == (source / "feedback_testing.md").as_uri() + "#L7"
+    assert testing.metadata["source"] == "feedback_testing.md#L7"
     assert "[[imports/claude-code]]" in memory_repo.read_text("MEMORY.md")
     assert git(memory_repo.root, "status", "--porcelain") == ""
 
