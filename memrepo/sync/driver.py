@@ -17,8 +17,16 @@ conflict on stderr and keeps the loser instead:
   merge on a ``sync/conflict-<date>-<n>`` branch on top of the merge commit, the same
   kind of branch ``memrepo sync`` makes, so ``memrepo conflicts list`` shows both.
 
-A rebase (``git pull --rebase``) runs no post-merge hook: its losers are reported and kept
-as objects only. The other side is also always in the history (the merged commit).
+In a rebase (``git pull --rebase``, ``git rebase``) git swaps the sides: HEAD is the
+upstream being built on, so %A ("ours") is the upstream's version and %B ("theirs") the
+local commit being replayed. Merged as given, every tie (a subject both sides changed on
+the same day, a line both changed) would go to the upstream and drop the local, newer
+edit from the rebased commit. The driver sees the rebase in git's state
+(``.git/rebase-merge``, or ``.git/rebase-apply`` with its ``rebasing`` mark: ``git am``
+uses that folder too, with HEAD the local side as in a merge; ``GIT_REFLOG_ACTION`` is not
+set by a plain ``git rebase``) and merges with the local commit as ours, so a rebase gives
+what a merge gives. A rebase runs no post-merge hook: its losers, the upstream's versions,
+are reported and kept as objects, and are in the history anyway (the upstream's commits).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from pygit2.enums import FileMode
 from memrepo.errors import InvalidArgument, NotAMemoryRepo
 from memrepo.sync.merge import MergeConflict, merge_file
 
-__all__ = ["DriverResult", "finish_merge", "run_merge_driver"]
+__all__ = ["DriverResult", "finish_merge", "in_rebase", "run_merge_driver"]
 
 #: Where the driver notes losers for the post-merge hook, under ``.git/memrepo/``.
 LOSERS_DIR = "merge-losers"
@@ -50,6 +58,8 @@ class DriverResult:
     conflicts: tuple[MergeConflict, ...]
     #: Object id of the loser (None without conflicts, or when the loser is the deletion).
     loser_blob: str | None
+    #: Whether git was rebasing: "ours" in the conflicts is then the replayed local commit.
+    rebase: bool = False
 
 
 def run_merge_driver(
@@ -60,19 +70,35 @@ def run_merge_driver(
     ``git_dir`` is the repository whose object database keeps the loser (default: the
     one git runs the driver in, found from ``$GIT_DIR`` or the current directory).
     """
-    result = merge_file(path, _read(base), _read(ours), _read(theirs))
+    found = _discover(git_dir)
+    rebase = found is not None and in_rebase(Path(found))
+    mine, other = _read(ours), _read(theirs)
+    if rebase:  # git's "ours" is the upstream here: the replayed commit is the local side
+        mine, other = other, mine
+    result = merge_file(path, _read(base), mine, other)
     _replace(ours, result.merged or b"")
     if not result.conflicts:
-        return DriverResult(path, (), None)
+        return DriverResult(path, (), None, rebase)
     repo = _open(git_dir)
     loser = None if result.loser is None else str(repo.create_blob(result.loser))
     _note_loser(repo, path, loser, result.conflicts)
-    return DriverResult(path, result.conflicts, loser)
+    return DriverResult(path, result.conflicts, loser, rebase)
+
+
+def in_rebase(git_dir: Path) -> bool:
+    """Whether git is replaying commits onto another (sides swapped: module docstring)."""
+    apply = git_dir / "rebase-apply"
+    return (git_dir / "rebase-merge").is_dir() or (apply / "rebasing").exists()
 
 
 def report_lines(result: DriverResult) -> list[str]:
     """The lines the driver prints on stderr: each conflict, and how to get the loser."""
     lines = [f"memrepo merge: {c.path} ({c.kind}): {c.detail}" for c in result.conflicts]
+    if result.rebase and lines:
+        lines.append(
+            f"memrepo merge: {result.path}: git is rebasing; 'ours' above is your local "
+            "commit being replayed, 'theirs' the upstream it is replayed onto"
+        )
     if result.loser_blob is not None:
         lines.append(
             f"memrepo merge: {result.path}: the losing version is object "
@@ -106,11 +132,20 @@ def _replace(path: Path, data: bytes) -> None:
         raise InvalidArgument(f"merge driver cannot write {path}: {exc.strerror}") from exc
 
 
+def _where(git_dir: Path | None) -> str:
+    return str(git_dir) if git_dir is not None else os.environ.get("GIT_DIR") or os.getcwd()
+
+
+def _discover(git_dir: Path | None) -> str | None:
+    """The git dir the driver runs for (a linked worktree's own), or None outside one."""
+    found: str | None = pygit2.discover_repository(_where(git_dir))
+    return found
+
+
 def _open(git_dir: Path | None) -> pygit2.Repository:
-    where = str(git_dir) if git_dir is not None else os.environ.get("GIT_DIR") or os.getcwd()
-    found = pygit2.discover_repository(where)
+    found = _discover(git_dir)
     if found is None:
-        raise NotAMemoryRepo(where, "the merge driver runs inside a git repository")
+        raise NotAMemoryRepo(_where(git_dir), "the merge driver runs inside a git repository")
     return pygit2.Repository(found)
 
 

@@ -182,3 +182,48 @@ def test_git_pull_rebase_replays_entries_without_markers(
     assert "<<<<<<<" not in text
     assert len(git(b, "log", "-1", "--format=%P").split()) == 1  # linear history
     assert git(b, "status", "--porcelain") == ""
+
+
+PULLS = {
+    "merge": ("pull", "--no-rebase"),
+    "rebase": ("pull", "--rebase"),
+    "rebase-merges": ("pull", "--rebase=merges"),
+    "rebase-apply-backend": ("-c", "rebase.backend=apply", "pull", "--rebase"),
+}
+
+
+@pytest.mark.parametrize("mode", PULLS)
+def test_both_pull_modes_keep_every_entry_and_the_newer_local_value(
+    machines: tuple[Path, Path], git: Git, mode: str
+) -> None:
+    """In a rebase git hands the driver the upstream as "ours" and the local commit being
+    replayed as "theirs"; the answer must still be the one a merge gives."""
+    a, b = machines
+    for root in machines:
+        install_git_hooks(root)
+    remember(a, "Editor is vim", subject="editor", by="user")
+    git(a, "push", "-q", "origin", "main")
+    git(b, "pull", "-q", "--no-rebase", "origin", "main")
+    # The other machine changes the subject and adds a fact, and pushes first...
+    remember(a, "Editor is emacs", subject="editor", by="user")
+    remember(a, "Deploys go through staging first", by="user")
+    git(a, "push", "-q", "origin", "main")
+    # ...then this machine changes the same subject (later, same day) and adds its own.
+    remember(b, "Prefers pnpm over npm", by="user")
+    remember(b, "Editor is helix", subject="editor", by="user")
+    pulled = run_git(b, *PULLS[mode], "origin", "main")
+    assert pulled.returncode == 0, pulled.stderr
+    assert ("git is rebasing" in pulled.stderr) == (mode != "merge")
+    text = memory_md(b)
+    for fact in ("Deploys go through staging", "Prefers pnpm", "Editor is helix"):
+        assert text.count(fact) == 1, (fact, text)
+    assert "Editor is emacs" not in text and "Editor is vim" not in text
+    assert "MEMORY.md (subject)" in pulled.stderr
+    assert git(b, "status", "--porcelain") == ""
+    assert not (b / ".git" / "rebase-merge").exists()
+    # What lost is the other machine's value, and it is still in the history.
+    assert "Editor is emacs" in git(b, "log", "-p", "origin/main", "--", "MEMORY.md")
+    # The result is what plain git pushes on: both machines end with the same memory.
+    git(b, "push", "-q", "origin", "main")
+    git(a, "pull", "-q", "--no-rebase", "origin", "main")
+    assert memory_md(a) == text
