@@ -65,7 +65,7 @@ def describe(result: ContextBlocks) -> str:
     decision = result.decision
     for layer in GATE_LAYERS:
         verdict = "yes" if decision.allows(layer) else "no "
-        parts.append(f"{layer:<14} {verdict}  {decision.reasons[layer]}")
+        parts.append(f"{layer:<14} {verdict}  {decision.reasons.get(layer, '')}")
     parts.append(f"--- refs ({len(result.refs)})")
     parts += list(result.refs) or ["none"]
     for block in result.blocks:

@@ -18,12 +18,25 @@ from memrepo.models.settings import ContextBudgets as ContextBudgets
 Surface = Literal["plan_step", "chat", "follow_up"]
 Gateway = Literal["private", "group", "public"]
 #: The layers the gate decides on, in the order they are reported.
-GateLayer = Literal["folder_l0", "items_l0", "recall_l1", "private_items", "team", "swarm"]
+GateLayer = Literal[
+    "folder_l0",
+    "items_l0",
+    "recall_l1",
+    "private_items",
+    "workspace_private",
+    "contact_items",
+    "task_items",
+    "team",
+    "swarm",
+]
 GATE_LAYERS: tuple[GateLayer, ...] = (
     "folder_l0",
     "items_l0",
     "recall_l1",
     "private_items",
+    "workspace_private",
+    "contact_items",
+    "task_items",
     "team",
     "swarm",
 )
@@ -57,7 +70,13 @@ class InjectionInputs(_Frozen):
 
 
 class InjectionDecision(_Frozen):
-    """Which prompt layers may carry memory this turn, each with the reason why (or not)."""
+    """Which prompt layers may carry memory this turn, each with the reason why (or not).
+
+    `private_items`: every private item the reader may see (asked for, own chat);
+    `workspace_private`: only the active workspace's own private items (a strict-privacy
+    workspace, own chat); `contact_items`: the items (also private and third-party) of
+    the contact the turn handles; `task_items`: the active task's items.
+    """
 
     folder_l0: bool
     items_l0: bool
@@ -66,6 +85,9 @@ class InjectionDecision(_Frozen):
     team: bool
     swarm: bool
     reasons: dict[GateLayer, str]
+    workspace_private: bool = False
+    contact_items: bool = False
+    task_items: bool = False
 
     def allows(self, layer: GateLayer) -> bool:
         allowed: bool = getattr(self, layer)

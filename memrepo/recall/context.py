@@ -51,6 +51,7 @@ from memrepo.recall.context_lines import (
 )
 from memrepo.recall.context_render import render_block
 from memrepo.recall.gate import resolve_memory_injection
+from memrepo.recall.visibility import Visibility
 
 if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo
@@ -136,7 +137,11 @@ class ContextBuilder:
         budget = self.budget
         errors: dict[str, str] = {}
         key = L0Key(
-            _slug(request.workspace), decision.folder_l0, decision.items_l0, decision.private_items
+            _slug(request.workspace),
+            decision.folder_l0,
+            decision.items_l0,
+            decision.private_items,
+            decision.workspace_private,
         )
         standing, cached = self.l0.lines(key, errors) if key.folder or key.items else ([], True)
         l0 = dedupe([*standing, *self._extra("team", request, decision)])
@@ -190,14 +195,12 @@ class ContextBuilder:
             names = [lane.name for lane in self.repo.searcher.lanes(None)]
             lanes = [name for name in names if shut.get(name, True)]
         try:
-            result = self.repo.recall(
+            result = self.repo.searcher.recall(
                 request.query,
+                reader_visibility(request, decision),
                 limit=hits,
-                workspace=request.workspace,
-                include_private=decision.private_items,
-                contact_ref=request.contact_ref,
-                task_id=request.task_id,
                 lanes=lanes,
+                detail="snippet",
             )
         except RecallFailed as exc:
             errors["recall"] = str(exc)
@@ -267,6 +270,21 @@ class ContextBuilder:
                 # The prompt is built; one broken listener must not fail the turn or
                 # starve the others. It is logged, not hidden.
                 _log.exception("memory_used listener %r failed", listener)
+
+
+def reader_visibility(request: ContextRequest, decision: InjectionDecision) -> Visibility:
+    """What L1 recall may see this turn: the gate's item rules (reference §4a) made
+    into recall's visibility. The handled contact and the active task count only where
+    the gate allows them (never in a group or public reply; a contact never for a
+    sub-agent); the swarm comes from the request (its task's parent chain)."""
+    return Visibility(
+        workspace=_slug(request.workspace),
+        include_private=decision.private_items,
+        contact_ref=request.contact_ref if decision.contact_items else None,
+        task_id=request.task_id if decision.task_items else None,
+        swarm=request.swarm if decision.swarm else None,
+        workspace_private=decision.workspace_private,
+    )
 
 
 def _block(

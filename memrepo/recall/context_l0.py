@@ -52,6 +52,8 @@ class L0Key:
     folder: bool
     items: bool
     private: bool
+    #: The workspace's own private items (strict privacy mode) without the others.
+    workspace_private: bool = False
 
 
 def standing(item: MemoryItem) -> bool:
@@ -221,8 +223,9 @@ def item_lines(repo: MemoryRepo, key: L0Key, now: datetime) -> list[SourceLine]:
     store = repo.items.store
     found = store.list(ItemFilters(scope="global", include_private=key.private))
     if key.workspace:
+        own_private = key.private or key.workspace_private
         found += store.list(
-            ItemFilters(scope="workspace", workspace_id=key.workspace, include_private=key.private)
+            ItemFilters(scope="workspace", workspace_id=key.workspace, include_private=own_private)
         )
     return [
         SourceLine(

@@ -8,14 +8,22 @@ Rules, first match wins for "nothing at all":
 4. A group or public context gets nothing unless shared-context memory is allowed; even
    then it never gets private items.
 
-Otherwise the folder, the memory items, recall and team repos are on, and:
+Otherwise the folder, the memory items, recall and team repos are on, and the item
+rules of reference §4a (`memoryItemAllowed`) decide which items may show:
 
-- private items only in the user's own private context, never for a sub-agent, and only
-  when asked for (or when the workspace keeps everything private: strict mode);
+- every private item only when asked for, in the user's own private context, never for
+  a sub-agent;
+- a strict-privacy workspace's own items (private because of strict mode) in the user's
+  own private context, never for a sub-agent: strict mode keeps that workspace's memory
+  to the user's own chat, it does not open the user's other private items;
+- contact items (with that contact's private and third-party items) only on the surface
+  handling that contact, in the user's own private context, never for a sub-agent: a
+  group or public reply must not repeat what is known about a person;
+- task items only for the active task, in the user's own private context (a sub-agent
+  works on its task too); never in a group or public reply;
 - the swarm block only when the task belongs to a swarm.
 
-Every layer carries its reason, so `memrepo context` can tell a person why a layer was
-empty.
+Other workspaces' and other tasks' items never show (recall's visibility).
 """
 
 from __future__ import annotations
@@ -34,8 +42,14 @@ SHARED_ALLOWED = "{gateway} context with shared-context memory allowed"
 PRIVATE_NOT_IN_SHARED = "{gateway} context: private memory never leaves the user's own chat"
 PRIVATE_SUBAGENT = "sub-agents never see private memory"
 PRIVATE_ASKED = "asked for, in the user's own private context"
-PRIVATE_STRICT = "strict-privacy workspace, in the user's own private context"
 PRIVATE_NOT_ASKED = "private items not asked for"
+STRICT_OWN = "strict-privacy workspace: its own items, in the user's own private context"
+STRICT_NOT = "the workspace is not in strict privacy mode"
+CONTACT_ON = "the contact this turn handles, in the user's own private context"
+CONTACT_SHARED = "{gateway} context: what is known about a contact stays in the user's own chat"
+CONTACT_SUBAGENT = "sub-agents never see a contact's memory"
+TASK_ON = "the active task's items"
+TASK_SHARED = "{gateway} context: task memory stays in the user's own chat"
 SWARM_ON = "peer notes of the task's swarm"
 SWARM_NONE = "the task belongs to no swarm"
 
@@ -51,6 +65,10 @@ def resolve_memory_injection(inputs: InjectionInputs) -> InjectionDecision:
         layer: base.format(gateway=inputs.gateway) for layer in GATE_LAYERS
     }
     private, reasons["private_items"] = _private(inputs)
+    own_private, reasons["workspace_private"] = _workspace_private(inputs, private)
+    contact, reasons["contact_items"] = _contact(inputs)
+    task = not shared
+    reasons["task_items"] = TASK_ON if task else TASK_SHARED.format(gateway=inputs.gateway)
     swarm = inputs.has_swarm
     reasons["swarm"] = SWARM_ON if swarm else SWARM_NONE
     return InjectionDecision(
@@ -58,6 +76,9 @@ def resolve_memory_injection(inputs: InjectionInputs) -> InjectionDecision:
         items_l0=True,
         recall_l1=True,
         private_items=private,
+        workspace_private=own_private,
+        contact_items=contact,
+        task_items=task,
         team=True,
         swarm=swarm,
         reasons=reasons,
@@ -88,9 +109,28 @@ def _private(inputs: InjectionInputs) -> tuple[bool, str]:
         return False, PRIVATE_SUBAGENT
     if inputs.want_private:
         return True, PRIVATE_ASKED
-    if inputs.workspace_privacy == "strict":
-        return True, PRIVATE_STRICT
     return False, PRIVATE_NOT_ASKED
+
+
+def _workspace_private(inputs: InjectionInputs, private: bool) -> tuple[bool, str]:
+    """The active workspace's own private items: with every private item, or alone in
+    a strict-privacy workspace (same surface rules as `_private`)."""
+    if private:
+        return True, PRIVATE_ASKED
+    allowed, why = _private(inputs.model_copy(update={"want_private": True}))
+    if not allowed:
+        return False, why
+    if inputs.workspace_privacy == "strict":
+        return True, STRICT_OWN
+    return False, STRICT_NOT
+
+
+def _contact(inputs: InjectionInputs) -> tuple[bool, str]:
+    if inputs.gateway != "private":
+        return False, CONTACT_SHARED.format(gateway=inputs.gateway)
+    if inputs.is_subagent:
+        return False, CONTACT_SUBAGENT
+    return True, CONTACT_ON
 
 
 def _nothing(reason: str) -> InjectionDecision:

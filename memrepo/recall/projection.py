@@ -22,12 +22,17 @@ from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
 from memrepo.recall.teams import TEAMS_KEY, sync_team_lane, team_docs, team_key
+from memrepo.recall.visibility import privacy_class
 from memrepo.routing import BY_TO_SOURCE
 from memrepo.swarm.lane import split_note_path, swarm_doc
 
 MAIN = "main"
 WORKTREE_KEY = "main:worktree"
 ITEMS_KEY = "items"
+#: What this code projects, beyond the index schema: an index projected by another
+#: version is re-projected on the next sync (2: the privacy classes of `privacy_class`).
+PROJECTION_KEY = "projection"
+PROJECTION_VERSION = "2"
 
 
 def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> list[IndexDoc]:
@@ -84,7 +89,7 @@ def item_doc(item: MemoryItem) -> IndexDoc:
         workspace=item.workspace_id or "",
         scope=item.scope,
         scope_ref=item.scope_ref or "",
-        privacy=item.privacy,
+        privacy=privacy_class(item.privacy, item.scope, item.workspace_id),
         trust=item.source,
         status=item.status,
         by=item.source,
@@ -167,6 +172,7 @@ class Projection:
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)
+        store.set_reflected(PROJECTION_KEY, PROJECTION_VERSION)
         return counts[0], counts[1]
 
     def _folder_docs(self, head: str, dirty: set[str]) -> Iterator[IndexDoc]:
@@ -201,7 +207,11 @@ class Projection:
 
         `dirty` are the files with uncommitted edits; None asks git (a status scan).
         `changed_items` are the item changes this process made since the last sync.
+        An index another version of this code projected is re-projected in full.
         """
+        if store.reflected(PROJECTION_KEY) != PROJECTION_VERSION:
+            self.rebuild_counting(store)
+            return
         self._sync_folder(store, self._dirty_paths() if dirty is None else dirty)
         self._sync_items(store, changed_items or PendingItems())
         sync_team_lane(store, self.folder)

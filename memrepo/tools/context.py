@@ -51,6 +51,12 @@ class ToolContext:
         return self.include_private and self.role == "agent"
 
     @property
+    def handled_contact(self) -> str | None:
+        """The contact whose items recall may show: only the task's own agent handles
+        it; a helper given the contact never sees what is known about them (§4a)."""
+        return self.contact_ref if self.role == "agent" else None
+
+    @property
     def source_link(self) -> str | None:
         """The `source` metadata of what this task writes (a link to the task)."""
         return f"memrepo://tasks/{self.task_id}" if self.task_id else None

@@ -36,7 +36,7 @@ def reader(env: ToolEnv) -> dict[str, Any]:
     return {
         "workspace": ctx.workspace,
         "include_private": ctx.sees_private,
-        "contact_ref": ctx.contact_ref,
+        "contact_ref": ctx.handled_contact,
         "task_id": ctx.task_id,
     }
 

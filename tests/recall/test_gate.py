@@ -12,17 +12,59 @@ from memrepo.recall.gate import resolve_memory_injection
 OWN = "the user's own private context"
 NONE_ASKED = "private items not asked for"
 NO_SWARM = "the task belongs to no swarm"
+NOT_STRICT = "the workspace is not in strict privacy mode"
+CONTACT = "the contact this turn handles, in the user's own private context"
+TASK = "the active task's items"
+ASKED = "asked for, in the user's own private context"
+SUBAGENT = "sub-agents never see private memory"
 ALL_OFF: dict[str, bool] = {str(layer): False for layer in GATE_LAYERS}
-OPEN: dict[str, bool] = {**ALL_OFF, "folder_l0": True, "items_l0": True, "recall_l1": True,
-                         "team": True}  # fmt: skip
+SHARED_OPEN: dict[str, bool] = {**ALL_OFF, "folder_l0": True, "items_l0": True,
+                                "recall_l1": True, "team": True}  # fmt: skip
+OPEN: dict[str, bool] = {**SHARED_OPEN, "contact_items": True, "task_items": True}
+SUBAGENT_OPEN: dict[str, bool] = {**SHARED_OPEN, "task_items": True}
 
 
 def everywhere(reason: str) -> dict[str, str]:
     return {str(layer): reason for layer in GATE_LAYERS}
 
 
-def own(private: str = NONE_ASKED, swarm: str = NO_SWARM, base: str = OWN) -> dict[str, str]:
-    return {**everywhere(base), "private_items": private, "swarm": swarm}
+def own(
+    private: str = NONE_ASKED,
+    swarm: str = NO_SWARM,
+    base: str = OWN,
+    workspace_private: str = NOT_STRICT,
+    contact: str = CONTACT,
+    task: str = TASK,
+) -> dict[str, str]:
+    return {
+        **everywhere(base),
+        "private_items": private,
+        "workspace_private": workspace_private,
+        "contact_items": contact,
+        "task_items": task,
+        "swarm": swarm,
+    }
+
+
+def shared(gateway: str, swarm: str = NO_SWARM) -> dict[str, str]:
+    never = f"{gateway} context: private memory never leaves the user's own chat"
+    return own(
+        private=never,
+        workspace_private=never,
+        swarm=swarm,
+        base=f"{gateway} context with shared-context memory allowed",
+        contact=f"{gateway} context: what is known about a contact stays in the user's own chat",
+        task=f"{gateway} context: task memory stays in the user's own chat",
+    )
+
+
+def subagent(swarm: str = NO_SWARM) -> dict[str, str]:
+    return own(
+        private=SUBAGENT,
+        workspace_private=SUBAGENT,
+        swarm=swarm,
+        contact="sub-agents never see a contact's memory",
+    )
 
 
 # (name, inputs, allowed layers, reasons)
@@ -31,26 +73,30 @@ CASES: list[tuple[str, dict[str, Any], dict[str, bool], dict[str, str]]] = [
     (
         "private asked in own chat",
         {"want_private": True},
-        {**OPEN, "private_items": True},
-        own(private="asked for, in the user's own private context"),
+        {**OPEN, "private_items": True, "workspace_private": True},
+        own(private=ASKED, workspace_private=ASKED),
     ),
     (
-        "strict workspace implies private in own chat",
+        "strict workspace: its own private items, not the others",
         {"workspace_privacy": "strict"},
-        {**OPEN, "private_items": True},
-        own(private="strict-privacy workspace, in the user's own private context"),
+        {**OPEN, "workspace_private": True},
+        own(
+            workspace_private=(
+                "strict-privacy workspace: its own items, in the user's own private context"
+            )
+        ),
     ),
     (
-        "sub-agent never gets private",
+        "sub-agent never gets private or contact items",
         {"is_subagent": True, "want_private": True},
-        OPEN,
-        own(private="sub-agents never see private memory"),
+        SUBAGENT_OPEN,
+        subagent(),
     ),
     (
         "sub-agent in a strict workspace",
         {"is_subagent": True, "workspace_privacy": "strict"},
-        OPEN,
-        own(private="sub-agents never see private memory"),
+        SUBAGENT_OPEN,
+        subagent(),
     ),
     (
         "group context without shared memory",
@@ -65,29 +111,22 @@ CASES: list[tuple[str, dict[str, Any], dict[str, bool], dict[str, str]]] = [
         everywhere("public context: shared-context memory is not allowed"),
     ),
     (
-        "group context with shared memory: never private",
+        "group context with shared memory: never private, contact or task items",
         {"gateway": "group", "allow_shared_context_memory": True, "want_private": True},
-        OPEN,
-        own(
-            private="group context: private memory never leaves the user's own chat",
-            base="group context with shared-context memory allowed",
-        ),
+        SHARED_OPEN,
+        shared("group"),
     ),
     (
         "public context with shared memory and a swarm",
         {"gateway": "public", "allow_shared_context_memory": True, "has_swarm": True},
-        {**OPEN, "swarm": True},
-        own(
-            private="public context: private memory never leaves the user's own chat",
-            swarm="peer notes of the task's swarm",
-            base="public context with shared-context memory allowed",
-        ),
+        {**SHARED_OPEN, "swarm": True},
+        shared("public", swarm="peer notes of the task's swarm"),
     ),
     (
         "swarm member",
         {"has_swarm": True, "is_subagent": True},
-        {**OPEN, "swarm": True},
-        own(private="sub-agents never see private memory", swarm="peer notes of the task's swarm"),
+        {**SUBAGENT_OPEN, "swarm": True},
+        subagent(swarm="peer notes of the task's swarm"),
     ),
     (
         "<no-memory> in the task",

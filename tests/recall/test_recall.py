@@ -73,10 +73,14 @@ def test_task_rule(repo: MemoryRepo) -> None:
 
 
 def test_min_trust_rule(repo: MemoryRepo) -> None:
+    # Third-party text is left out by default "unless the surface is handling that
+    # contact" (reference §4b): on tel:1's own surface it shows, asked or not.
+    caller = ["The caller says the refund was promised"]
+    assert texts(repo, "refund promised", include_private=True) == []
+    assert texts(repo, "refund promised", contact_ref="tel:1") == caller
     query = {"contact_ref": "tel:1", "include_private": True}
-    assert texts(repo, "refund promised", **query) == []
-    found = texts(repo, "refund promised", min_trust="third_party", **query)
-    assert found == ["The caller says the refund was promised"]
+    assert texts(repo, "refund promised", min_trust="system", **query) == []
+    assert texts(repo, "refund promised", min_trust="third_party", **query) == caller
     assert texts(repo, "cafe lumen", min_trust="user_stated") == [
         "Café Lumen opens at 7 on weekdays"
     ]
