@@ -12,11 +12,13 @@ by git itself.
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from memrepo.errors import RemoteUnreachable, SyncError, UnsafeRemote
 from memrepo.hygiene import find_secrets
@@ -33,6 +35,9 @@ DEFAULT_TIMEOUT = 300.0
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/:]+)@)?(?P<host>[^/:]+):(?P<path>.+)$")
 _SECRET_PARAMS = ("token", "key", "password", "passwd", "secret", "auth", "signature", "sig")
 _SCHEMES = ("ssh", "git", "http", "https", "file", "git+ssh", "ssh+git")
+_SSH_SCHEMES = ("ssh", "git+ssh", "ssh+git")
+#: Host names that are this machine (``localhost`` after normalising).
+_LOCAL_HOSTS = frozenset({"", "localhost", "127.0.0.1", "::1", "0:0:0:0:0:0:0:1"})
 _TOKEN_LIKE = re.compile(r"^[A-Za-z0-9_\-.=]{20,}$")
 _NO_MAIN = "couldn't find remote ref"
 
@@ -102,20 +107,81 @@ def _without_secrets(url: str) -> str:
 
 
 def same_remote(a: str, b: str) -> bool:
-    """Whether two URLs name the same repository (trailing `/` and `.git` ignored, local
-    paths resolved), so a team repo cannot be configured as the user's own remote."""
-    return _canonical(a) == _canonical(b)
+    """Whether two URLs may name the same repository, so a team repo cannot be configured
+    as the user's own remote under another spelling (see :func:`location`); two local
+    paths that exist are also compared as files (one folder under two mount points)."""
+    if location(a) == location(b):
+        return True
+    first, second = _local_git_dir(a), _local_git_dir(b)
+    return first is not None and second is not None and os.path.samefile(first, second)
 
 
-def _canonical(url: str) -> str:
+def location(url: str) -> str:
+    """Where a URL's repository lives, one spelling per place.
+
+    A guard, so it errs towards "the same": local paths and ``file://`` URLs (git ignores
+    their host and decodes ``%XX``) become the real path of the repository (symlinks and
+    ``..`` resolved, ``repo`` and ``repo.git`` and ``repo/.git`` one place); a network
+    URL becomes its host (``localhost``, ``127.0.0.1`` and ``::1`` one host) and its path
+    without ``~/``, a leading or trailing ``/`` or ``.git``, compared without case, and
+    without scheme, user or port (``git@host:x``, ``ssh://host/x`` and ``https://host/x``
+    are one repository on the usual forges). ``ssh`` to this machine is a local path.
+    """
+    url = url.strip()
+    if "://" in url:
+        parts = urlsplit(url)
+        scheme, path = parts.scheme.lower(), unquote(parts.path)
+        if scheme == "file":
+            return _local_location(path)
+        host = _host(parts.hostname or "")
+        if host == "localhost" and scheme in _SSH_SCHEMES and path.startswith("/"):
+            return _local_location(path)
+        return _network_location(host, path)
+    match = _SCP_LIKE.match(url)
+    if match and "/" not in match.group("host") and not Path(url).exists():
+        host, path = _host(match.group("host")), match.group("path")
+        if host == "localhost" and path.startswith("/"):
+            return _local_location(path)
+        return _network_location(host, path)
+    return _local_location(url)
+
+
+def _host(host: str) -> str:
+    host = host.strip("[]").casefold()
+    return "localhost" if host in _LOCAL_HOSTS else host
+
+
+def _network_location(host: str, path: str) -> str:
+    path = path.removeprefix("/").removeprefix("~/")
+    path = posixpath.normpath("/" + path).strip("/")
+    path = path.removesuffix("/.git").removesuffix(".git").rstrip("/")
+    return f"//{host}/{path.casefold()}"
+
+
+def _local_location(path: str) -> str:
+    found = _git_dir_of(path)
+    real = os.path.realpath(found if found is not None else os.path.expanduser(path))
+    real = real.removesuffix("/.git").removesuffix(".git").rstrip("/")
+    return real or "/"
+
+
+def _git_dir_of(path: str) -> str | None:
+    """The folder git opens for a local path (``path``, ``path.git``, ``path/.git``, as
+    git tries them), or None when none exists."""
+    path = os.path.expanduser(path).rstrip("/") or "/"
+    for candidate in (os.path.join(path, ".git"), path, path + ".git"):
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def _local_git_dir(url: str) -> str | None:
     url = url.strip()
     if url.startswith("file://"):
-        url = url.removeprefix("file://")
-    if ("://" not in url and not _SCP_LIKE.match(url)) or Path(url).exists():
-        url = str(Path(url).expanduser().resolve())
-    url = url.rstrip("/")
-    url = url.removesuffix(".git").rstrip("/")
-    return url.casefold() if "://" in url else url
+        return _git_dir_of(unquote(urlsplit(url).path))
+    if "://" in url or (_SCP_LIKE.match(url) and not Path(url).exists()):
+        return None
+    return _git_dir_of(url)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,12 @@ from memrepo.sync.credentials import CredentialProvider
 from memrepo.sync.remote import GitRemote
 from memrepo.sync.settings import credentials_for, remote_settings, require_remote
 from memrepo.sync.status import record_failure, record_success
-from memrepo.sync.teams import fetch_teams, team_settings
+from memrepo.sync.teams import (
+    fetch_teams,
+    refuse_team_history,
+    refuse_team_url,
+    team_settings,
+)
 from memrepo.sync.treemerge import merge_trees
 
 #: Fetch-integrate-push rounds before a remote that keeps moving is reported.
@@ -99,6 +104,7 @@ def sync(
     failure: MemrepoError | None = None
     try:
         url = require_remote(folder.config).url
+        refuse_team_url(folder.config, url)
         remote = GitRemote(Path(folder.repo.path), url, provider)
         report = _sync_main(folder, remote, say)
         record_success(folder.state_dir, folder.clock.now())
@@ -138,6 +144,7 @@ def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncRe
             with folder.lock:  # what was written during the fetch is part of main now
                 outcome.head, more_edits = _commit_edits(folder, _quiet)
                 edits = more_edits or edits
+                refuse_team_history(folder, remote.url, outcome.head.id, incoming)
                 _check_history(folder, remote.url, outcome.head, incoming)
                 outcome.fetched = str(incoming) if incoming is not None else None
                 _integrate(folder, outcome, incoming, remote.url, say)

@@ -19,14 +19,13 @@ from memrepo.errors import (
     MemrepoError,
     RemoteNotConfirmed,
     SyncError,
-    UnsafeRemote,
 )
 from memrepo.folder.integrate import INCOMING, record_remote_main, ref_target, start_from_fetched
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import RemoteInfo, RemoteSettings
 from memrepo.sync.credentials import CredentialProvider, UserCredentials
-from memrepo.sync.remote import GitRemote, check_url, same_remote
-from memrepo.sync.teams import team_settings
+from memrepo.sync.remote import GitRemote, check_url
+from memrepo.sync.teams import refuse_team_url
 
 CONFIRM_FLAG = "--i-own-this-private-repo"
 
@@ -88,12 +87,7 @@ def set_remote(
     if not confirm_private:
         _refuse_unconfirmed(url)
     url = check_url(url)
-    for team in team_settings(folder.config):
-        if same_remote(team.url, url):
-            raise UnsafeRemote(
-                f"{url} is team repo {team.name!r}; team repos are read-only and never "
-                "receive pushes. Use a private repository of your own as the remote"
-            )
+    refuse_team_url(folder.config, url)
     key = check_ssh_key(folder.root, ssh_key)
     with folder.lock:
         # Also when the URL is the same: setting it again is how a user accepts a

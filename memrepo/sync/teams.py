@@ -120,6 +120,47 @@ def remove_team(folder: MemoryFolder, name: str) -> TeamSettings:
         return found
 
 
+def refuse_team_url(config: LocalConfig, url: str) -> None:
+    """UnsafeRemote when ``url`` is a spelling of a configured team's URL (checked again
+    at every sync: a config edited by hand, or written before the guard knew a spelling)."""
+    for team in team_settings(config):
+        if same_remote(team.url, url):
+            raise UnsafeRemote(
+                f"{url} is team repo {team.name!r}; team repos are read-only and never "
+                "receive pushes. Use a private repository of your own as the remote"
+            )
+
+
+def refuse_team_history(
+    folder: MemoryFolder, url: str, head: pygit2.Oid, incoming: pygit2.Oid | None
+) -> None:
+    """UnsafeRemote when the remote's fetched main brings a commit of a team's history.
+
+    A commit id names its whole history, so a remote holding commits this memory does not
+    have but a team clone does is (a copy of) that team repo, whatever its URL looks like:
+    nothing of it is merged and nothing is pushed. Only those new commits are looked at,
+    so a team that started from this memory (sharing its early commits) is no false alarm.
+    """
+    if incoming is None:
+        return
+    clones = [(t.name, _team_main(folder.state_dir, t.name)) for t in team_settings(folder.config)]
+    teams = [(name, found[0]) for name, found in clones if found is not None]
+    if not teams:
+        return
+    walker = folder.repo.walk(incoming, pygit2.enums.SortMode.NONE)
+    walker.hide(head)
+    for commit in walker:
+        for name, clone in teams:
+            if commit.id in clone:
+                raise UnsafeRemote(
+                    f"{url} holds the history of team repo {name!r} (commit "
+                    f"{str(commit.id)[:10]} is the team's): team repos are read-only, so "
+                    "nothing was merged or pushed. Point `memrepo remote set` at a private "
+                    "repository of your own (or, if this really is your own repository, "
+                    f"`memrepo team remove {name}`)"
+                )
+
+
 # --- fetching ------------------------------------------------------------------------------
 
 
