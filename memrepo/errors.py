@@ -15,6 +15,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- LockTimeout                 another writer held the write lock for too long
     +-- SecretInEdit                an uncommitted edit holds a secret
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
+    |   +-- SecretInName            a name (workspace, file, task id) holds a secret
     +-- IndexLocked                 another process held the search index writer too long
     +-- IndexUnavailable            the search index could not be used even after a rebuild
     +-- RecallFailed                every recall lane failed (never "nothing remembered")
@@ -166,6 +167,19 @@ class SecretInEdit(MemrepoError):
 
 class InvalidArgument(MemrepoError, ValueError):
     """A caller passed a value memrepo cannot store (a bad `by`, a malformed date, ...)."""
+
+
+class SecretInName(InvalidArgument):
+    """A name memrepo would write into a path, a title, a trailer or a store key holds a
+    secret. Names identify things for later reads, so one is refused, never redacted."""
+
+    def __init__(self, what: str, kind: str) -> None:
+        super().__init__(
+            f"the {what} looks like it holds a secret ({kind}); memrepo never writes one "
+            "into a file name, a title, history or a store: use a name without it"
+        )
+        self.what = what
+        self.kind = kind
 
 
 class StoreError(MemrepoError):

@@ -12,11 +12,17 @@ import re
 from datetime import UTC, date, datetime, time
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
-from memrepo.errors import EntryNotFound, FeedbackRefused, InvalidArgument, ReadOnlyRef
+from memrepo.errors import (
+    EntryNotFound,
+    FeedbackRefused,
+    InvalidArgument,
+    ReadOnlyRef,
+    SecretInName,
+)
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite
 from memrepo.formats import normalize_text
-from memrepo.hygiene import redact_secrets, screen
+from memrepo.hygiene import find_secrets, redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import ForgetResult, UndoResult, WriteResult
 from memrepo.models.items import ItemWriteResult, candidate
@@ -62,6 +68,13 @@ class WritesApi(RepoCore):
         """
         if by not in BY_VALUES:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
+        _refuse_secret_names(
+            (workspace, "workspace name"),
+            (file, "file path"),
+            (task_id, "task id"),
+            (contact_ref, "contact ref"),
+            (origin, "origin"),
+        )
         trust = source_for(by, source_kind)
         key = slugify(workspace) if workspace and workspace.strip() else None
         settings = self.config.workspace(key)
@@ -129,11 +142,11 @@ class WritesApi(RepoCore):
     ) -> WriteResult:
         fields: dict[str, object] = {
             "content": text,
-            "kind": kind or "fact",
+            "kind": kind or "fact",  # one of the item kinds: nothing else validates
             "scope": route.scope,
             "workspace_id": workspace_id,
             "scope_ref": route.scope_ref,
-            "subject_key": subject,
+            "subject_key": _redacted(subject),
             "source": trust,
             "pinned": pinned,
             "privacy": "private" if route.private else None,
@@ -244,6 +257,25 @@ def _item_result(result: ItemWriteResult) -> WriteResult:
 
 def _clean(value: str) -> str:
     return " ".join(value.split())
+
+
+def _refuse_secret_names(*names: tuple[str | None, str]) -> None:
+    """SecretInName for the first name holding a secret, before anything is written.
+
+    A name is how later reads and writes find the same workspace, file, task or contact
+    again: redacting it would silently merge two names into one, or file a fact where
+    the caller's next read never looks. Free text about a fact (source, subject, kind,
+    author) is redacted instead (`_metadata`, `_redacted`).
+    """
+    for value, what in names:
+        found = find_secrets(value) if value else ()
+        if found:
+            raise SecretInName(what, found[0].kind)
+
+
+def _redacted(value: str | None) -> str | None:
+    """A free-text value with its secrets replaced by markers (None and "" kept)."""
+    return redact_secrets(value)[0] if value else value
 
 
 def _date_value(value: str | date) -> str:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pygit2
 
+from memrepo.hygiene import redact_secrets
 from memrepo.models import CommitInfo
 
 ORIGIN = "Memrepo-Origin"
@@ -23,8 +24,9 @@ _SUMMARY_CHARS = 72
 
 
 def summarize(verb: str, text: str) -> str:
-    """A one-line summary that never carries a line break from memory text."""
-    flat = " ".join(text.split())
+    """A one-line summary that never carries a line break (or a secret: redacted before
+    the cut, which could leave half a token no detector knows) from memory text."""
+    flat = " ".join(redact_secrets(text)[0].split())
     line = f"{verb}: {flat}"
     if len(line) > _SUMMARY_CHARS:
         line = line[: _SUMMARY_CHARS - 1].rstrip() + "…"
@@ -40,7 +42,10 @@ def build_message(
     undoes: str | None = None,
     body: str = "",
 ) -> str:
-    """The full commit message with memrepo's trailers."""
+    """The full commit message with memrepo's trailers. Summary, body and task are
+    screened: they may quote entry text or names people wrote (no secret in history)."""
+    summary, body = redact_secrets(summary)[0], redact_secrets(body)[0]
+    task = redact_secrets(task)[0] if task else task
     trailers = [f"{ORIGIN}: {origin}", f"{BY}: {by}"]
     if task:
         trailers.append(f"{TASK}: {' '.join(task.split())}")

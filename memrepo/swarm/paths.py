@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from memrepo.errors import InvalidArgument
+from memrepo.errors import InvalidArgument, SecretInName
 from memrepo.folder.repo import SWARM_PREFIX
+from memrepo.hygiene import find_secrets, redact_secrets
 
 README = "README.md"
 FINDINGS = "findings.md"
@@ -30,18 +31,26 @@ _SLUG_DROP = re.compile(r"[^\w]+")
 
 
 def check_task_id(task_id: str) -> str:
-    """The task id itself when it is safe in a path and a link; InvalidArgument if not."""
+    """The task id itself when it is safe in a path and a link; InvalidArgument if not.
+
+    An id goes into the folder name, `source:` links, README members and commit
+    trailers, so one that holds a secret is refused (SecretInName, without the value).
+    """
     if not isinstance(task_id, str) or not _TASK_ID.fullmatch(task_id):
         raise InvalidArgument(
             f"task id {task_id!r}: use 1-128 letters, digits, '.', '_' or '-', starting "
             "with a letter or digit (no '/', no spaces)"
         )
+    found = find_secrets(task_id)
+    if found:
+        raise SecretInName("task id", found[0].kind)
     return task_id
 
 
 def swarm_slug(title: str) -> str:
-    """A folder-safe slug of a title; never empty, never `.` or `..`."""
-    slug = _SLUG_DROP.sub("-", title.casefold()).replace("_", "-")
+    """A folder-safe slug of a title; never empty, never `.` or `..`. A secret in the
+    title is replaced by its marker first (the slug is a path in every clone)."""
+    slug = _SLUG_DROP.sub("-", redact_secrets(title)[0].casefold()).replace("_", "-")
     slug = re.sub(r"-{2,}", "-", slug).strip("-")[:SLUG_CHARS].rstrip("-")
     return slug or FALLBACK_SLUG
 

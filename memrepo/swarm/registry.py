@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol, TypedDict, runtime_checkable
 
 from memrepo.errors import InvalidArgument, StoreError, TaskNotFound
+from memrepo.hygiene import redact_secrets
 from memrepo.models.swarm import TaskInfo
 from memrepo.swarm.paths import check_task_id
 
@@ -86,7 +87,8 @@ class LocalTaskRegistry:
         fixed once set (a rename would orphan the folder's notes).
         """
         check_task_id(task_id)
-        clean = " ".join(title.split())[:TITLE_CHARS]
+        # The registry is local state, but its titles name swarm folders and READMEs.
+        clean = " ".join(redact_secrets(title)[0].split())[:TITLE_CHARS]
         if not clean:
             raise InvalidArgument(f"task {task_id}: the title is empty; give it a title")
         if parent is not None:
