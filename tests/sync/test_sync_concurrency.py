@@ -3,6 +3,9 @@ is slow, and what they write is never lost (it goes with this sync or the next).
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -117,3 +120,60 @@ def test_a_write_during_a_hanging_push_waits_for_the_next_sync(
     assert {"Written while the push hangs", "Fact written on b"} <= set(texts(a))
     assert git(b.root, "status", "--porcelain") == ""
     git(b.root, "fsck", "--strict", "--no-dangling")
+
+
+WORKER = Path(__file__).with_name("machine_worker.py")
+ROUNDS = 8
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_two_machines_syncing_at_once_lose_nothing(
+    tmp_path: Path, git_daemon: GitDaemon, git: Git
+) -> None:
+    """Two processes, one per machine, each writing and syncing in rounds through one
+    git daemon at the same time: every entry ends on both machines' main, each subject
+    holds its machine's last value, and nothing is there twice."""
+    make_bare(git_daemon.base / "remote.git")
+    url = git_daemon.url("remote.git")
+    machines = {"A": first_machine(tmp_path / "a", url), "B": second_machine(tmp_path / "b", url)}
+    meet = tmp_path / "meet"
+    meet.mkdir()
+    processes = {
+        name: subprocess.Popen(
+            [sys.executable, str(WORKER), str(repo.root), name, str(ROUNDS), str(meet), "A,B"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, repo in machines.items()
+    }
+    expected: set[str] = set()
+    rejected = 0
+    for name, process in processes.items():
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, (name, err)
+        result = json.loads(out)
+        expected |= set(result["written"])
+        rejected += result["rejected"]
+    assert len(expected) == 2 * ROUNDS * 3
+    a, b = machines["A"], machines["B"]
+    for repo in (a, b, a):
+        api.sync(repo.folder)
+    for repo in (a, b):
+        found = texts(repo)
+        facts = [t for t in found if " fact " in t]
+        assert sorted(set(facts)) == sorted(facts), "an entry appears twice"
+        assert set(facts) == expected, f"lost: {sorted(expected - set(facts))}"
+        statuses = sorted(t for t in found if " status is " in t)
+        last = ROUNDS - 1
+        assert statuses == [
+            f"Machine A status is round {last}",
+            f"Machine B status is round {last}",
+        ]
+        assert git(repo.root, "status", "--porcelain") == ""
+        git(repo.root, "fsck", "--strict", "--no-dangling")
+    assert a.folder.store.main_id() == b.folder.store.main_id()
+    # Every round was a race: one machine had to merge the other's writes.
+    assert int(git(a.root, "rev-list", "--merges", "--count", "main")) >= ROUNDS
+    assert rejected == 0, "a sync gave up although the other machine only pushed once"
