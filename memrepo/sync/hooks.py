@@ -165,7 +165,10 @@ def _problem(kind: str, severity: str, path: str, line: int | None, message: str
 
 
 def _check_file(path: str, data: bytes) -> list[LintProblem]:
-    if b"\x00" in data[:_BINARY_PROBE]:
+    """A memory file is checked even when a NUL byte makes git call it binary: a secret
+    in it must block the commit all the same. Other binary files are not memory."""
+    nul = data.find(b"\x00", 0, _BINARY_PROBE)
+    if nul >= 0 and not path.endswith(".md"):
         return []
     text = data.decode("utf-8", "replace")
     problems = [
@@ -181,6 +184,9 @@ def _check_file(path: str, data: bytes) -> list[LintProblem]:
     ]
     if not path.endswith(".md"):
         return problems
+    if nul >= 0:
+        message = "a NUL byte makes git treat this memory file as binary (no diffs); remove it"
+        problems.append(_problem("binary", "warning", path, data.count(b"\n", 0, nul) + 1, message))
     try:
         doc = parse(data, path)
     except FormatError as exc:

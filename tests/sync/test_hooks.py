@@ -146,3 +146,16 @@ def test_install_outside_a_memory_repo_is_a_clear_error(
     with pytest.raises(NotAMemoryRepo):
         install_git_hooks(tmp_path)
     assert not (tmp_path / ".git").exists()
+
+
+def test_a_secret_in_a_memory_file_with_a_nul_byte_still_blocks(root: Path, git: Git) -> None:
+    """A NUL byte makes git call the file binary; the check still reads a memory file."""
+    install_git_hooks(root)
+    head = git(root, "rev-parse", "HEAD")
+    (root / "notes.md").write_bytes(f"# Notes\n\n- pasted \x00 junk\n- token {TOKEN}\n".encode())
+    git(root, "add", "notes.md")
+    result = commit(root)
+    assert result.returncode != 0
+    assert "notes.md:4" in result.stderr and "github_token" in result.stderr
+    assert "notes.md:3: warning: a NUL byte" in result.stderr
+    assert git(root, "rev-parse", "HEAD") == head
