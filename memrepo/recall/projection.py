@@ -21,6 +21,8 @@ from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
+from memrepo.recall import expiry as expiries
+from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
 from memrepo.recall.teams import TEAMS_KEY, sync_team_lane, team_docs, team_key
 from memrepo.recall.visibility import privacy_class
 from memrepo.routing import BY_TO_SOURCE
@@ -30,13 +32,22 @@ MAIN = "main"
 WORKTREE_KEY = "main:worktree"
 ITEMS_KEY = "items"
 #: What this code projects, beyond the index schema: an index projected by another
-#: version is re-projected on the next sync (2: the privacy classes of `privacy_class`).
+#: version is re-projected on the next sync (2: the privacy classes of `privacy_class`;
+#: 3: expired entries and items left out).
 PROJECTION_KEY = "projection"
-PROJECTION_VERSION = "2"
+PROJECTION_VERSION = "3"
 
 
-def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> list[IndexDoc]:
-    """The index documents of one markdown file (none when it is not readable)."""
+def entry_docs(
+    path: str,
+    data: bytes,
+    *,
+    commit: str,
+    uncommitted: bool,
+    expiry: ExpiryWatch | None = None,
+) -> list[IndexDoc]:
+    """The index documents of one markdown file (none when it is not readable); with
+    `expiry`, entries whose `expires:` date is past are left out (`memrepo.recall.expiry`)."""
     try:
         doc = parse(data, path)
     except FormatError:
@@ -48,6 +59,8 @@ def entry_docs(path: str, data: bytes, *, commit: str, uncommitted: bool) -> lis
         if ref in docs or not entry.text:
             continue  # a repeated fact in one file is one document
         meta = entry.metadata
+        if expiry is not None and expiry.entry_expired(path, meta):
+            continue
         by = meta.get("by", "user")  # a bullet without metadata was written by a person
         docs[ref] = IndexDoc(
             ref=ref,
@@ -127,6 +140,8 @@ class Projection:
         self.last_rebuild: tuple[int, int] | None = None
         #: Who hears the document count of a rebuild the index asks for on open.
         self.progress: Callable[[int], None] | None = None
+        #: The moment of the running sync, and the expiries it saw (see `_watch_now`).
+        self._watch = ExpiryWatch(folder.clock.now())
 
     @property
     def items(self) -> ItemWriter:
@@ -145,6 +160,7 @@ class Projection:
 
         `progress` hears the running document count every 1,000 documents.
         """
+        watch = self._watch_now()
         head = self.folder.store.main_id()
         dirty = self._dirty_paths()
         try:
@@ -172,6 +188,7 @@ class Projection:
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)
+        store.set_reflected(EXPIRY_KEY, expiries.dump(watch.seen))
         store.set_reflected(PROJECTION_KEY, PROJECTION_VERSION)
         return counts[0], counts[1]
 
@@ -183,16 +200,19 @@ class Projection:
             files = self.folder.store.iter_files(commit)
         for path, data in files:
             if _indexed(path) and path not in dirty:
-                yield from entry_docs(path, data, commit=head, uncommitted=False)
+                yield from entry_docs(
+                    path, data, commit=head, uncommitted=False, expiry=self._watch
+                )
         for path in sorted(dirty):
             edited = self.folder.store.read_worktree(path)
             if edited is not None:
-                yield from entry_docs(path, edited, commit="", uncommitted=True)
+                yield from entry_docs(path, edited, commit="", uncommitted=True, expiry=self._watch)
 
     def _item_docs(self) -> Iterator[IndexDoc]:
         filters = ItemFilters(status="active", include_private=True)
         for item in self.items.store.list(filters):
-            yield item_doc(item)
+            if not self._watch.item_expired(item.id, item.expires_at):
+                yield item_doc(item)
 
     # --- incremental -------------------------------------------------------------------
 
@@ -212,9 +232,34 @@ class Projection:
         if store.reflected(PROJECTION_KEY) != PROJECTION_VERSION:
             self.rebuild_counting(store)
             return
-        self._sync_folder(store, self._dirty_paths() if dirty is None else dirty)
+        watch = self._watch_now()
+        dirty = self._dirty_paths() if dirty is None else dirty
+        self._sync_folder(store, dirty)
         self._sync_items(store, changed_items or PendingItems())
         sync_team_lane(store, self.folder)
+        self._sync_expiry(store, watch, dirty)
+
+    def _watch_now(self) -> ExpiryWatch:
+        self._watch = ExpiryWatch(self.folder.clock.now())
+        return self._watch
+
+    def _sync_expiry(self, store: IndexStore, watch: ExpiryWatch, dirty: set[str]) -> None:
+        """Re-project what expired since the last sync; remember what expires later."""
+        raw = store.reflected(EXPIRY_KEY)
+        due = expiries.load(raw)
+        due.update(watch.seen)
+        pending, come = expiries.split_due(due, watch.now)
+        if come:
+            watch.seen = {}
+            paths = {t.removeprefix(expiries.PATH) for t in come if t.startswith(expiries.PATH)}
+            self._project_paths(store, paths, dirty, self.folder.store.main_id())
+            ids = [t.removeprefix(expiries.ITEM) for t in come if t.startswith(expiries.ITEM)]
+            if ids:
+                self._apply_items(store, ids)
+            pending.update(watch.seen)
+        text = expiries.dump(pending)
+        if text != raw:
+            store.set_reflected(EXPIRY_KEY, text)
 
     def _sync_folder(self, store: IndexStore, dirty: set[str]) -> None:
         head_id = self.folder.store.main_id()
@@ -226,21 +271,30 @@ class Projection:
         if changed is None:
             self._refresh_folder(store, head_id, dirty)
             return
-        head = self.folder.store.commit_by_id(head_id)
         paths = {p for p in changed if _indexed(p)} | dirty | was_dirty
+        self._project_paths(store, paths, dirty, head_id)
+        store.set_reflected(MAIN, head_id)
+        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
+
+    def _project_paths(
+        self, store: IndexStore, paths: set[str], dirty: set[str], head_id: str
+    ) -> None:
+        """Replace the documents of `paths`: from the working tree when edited, else HEAD."""
+        head = self.folder.store.commit_by_id(head_id)
         docs: list[IndexDoc] = []
+        watch = self._watch
         for path in sorted(paths):
             if path in dirty:
                 edited = self.folder.store.read_worktree(path)
                 if edited is not None:
-                    docs.extend(entry_docs(path, edited, commit="", uncommitted=True))
+                    docs.extend(entry_docs(path, edited, commit="", uncommitted=True, expiry=watch))
             elif head is not None:
                 data = self.folder.store.read(path, head)
                 if data is not None:
-                    docs.extend(entry_docs(path, data, commit=head_id, uncommitted=False))
+                    docs.extend(
+                        entry_docs(path, data, commit=head_id, uncommitted=False, expiry=watch)
+                    )
         store.replace(docs, delete_paths=[(MAIN, p) for p in paths])
-        store.set_reflected(MAIN, head_id)
-        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
 
     def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
         """The reflected commit is gone (history rewritten): re-read every file."""
@@ -284,7 +338,11 @@ class Projection:
         gone: list[str] = []
         for item_id in sorted(set(item_ids)):
             detail = self.items.store.get(item_id)
-            if detail is not None and detail.item.status == "active":
+            if (
+                detail is not None
+                and detail.item.status == "active"
+                and not self._watch.item_expired(item_id, detail.item.expires_at)
+            ):
                 docs.append(item_doc(detail.item))
             else:
                 gone.append(f"{ITEM_REF_PREFIX}{item_id}")
