@@ -227,3 +227,23 @@ def test_both_pull_modes_keep_every_entry_and_the_newer_local_value(
     git(b, "push", "-q", "origin", "main")
     git(a, "pull", "-q", "--no-rebase", "origin", "main")
     assert memory_md(a) == text
+
+
+def test_git_pull_merges_a_memory_file_git_calls_binary(
+    machines: tuple[Path, Path], git: Git
+) -> None:
+    a, b = machines
+    for root in machines:
+        install_git_hooks(root)
+    stray = "- Pasted from a terminal \x00 with a NUL [by: user]\n"
+    (a / "MEMORY.md").write_text(memory_md(a).replace("## Index", stray + "\n## Index"))
+    git(a, "commit", "-q", "-am", "by hand, with a NUL")
+    remember(a, "Deploys go through staging first", by="user")
+    git(a, "push", "-q", "origin", "main")
+    remember(b, "Prefers pnpm over npm", by="user")
+    pulled = run_git(b, "pull", "--no-rebase", "origin", "main")
+    assert pulled.returncode == 0, pulled.stderr
+    text = memory_md(b)
+    for fact in ("\x00 with a NUL", "Deploys go through staging", "Prefers pnpm"):
+        assert text.count(fact) == 1, fact
+    assert git(b, "status", "--porcelain") == ""
