@@ -8,12 +8,11 @@ holds, so they read HEAD.
 from __future__ import annotations
 
 from memrepo.errors import FormatError
-from memrepo.folder.lint import MAX_FILE_BYTES
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX
 from memrepo.formats import normalize_text, parse
 from memrepo.health.context import HealthContext
 from memrepo.health.grading import graded, places, plural
-from memrepo.hygiene import find_secrets
+from memrepo.health.secret_scan import SecretAt, secret_values, secrets_in, secrets_in_files
 from memrepo.models.folder import LintProblem
 from memrepo.models.health import HealthCheck
 from memrepo.recall.context_budget import estimate_tokens
@@ -116,27 +115,39 @@ def memory_l0(ctx: HealthContext) -> HealthCheck:
 
 
 def secrets(ctx: HealthContext) -> HealthCheck:
-    """Credentials committed at HEAD. Lint already scanned the working tree; files without
-    uncommitted edits are the same bytes at HEAD, so only edited files are scanned again."""
+    """Credentials at HEAD and in uncommitted edits, as `path:line (kind)`.
+
+    An edit memrepo refuses to commit still reaches recall and L0 (redacted there), and
+    stops every write until it is removed, so it is reported with what git holds. Lint
+    already scanned the working tree: a flagged file without uncommitted edits is the
+    same bytes at HEAD, so only flagged and edited files are read again.
+    """
     dirty = set(ctx.pending.paths)
-    found = [_where(p) for p in ctx.lint.problems if p.kind == "secret" and p.path not in dirty]
-    for path in sorted(dirty):
-        data = ctx.head_files.get(path)
-        if data is None or len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
-            continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        found += [f"{path}:{text.count(chr(10), 0, m.start) + 1}" for m in find_secrets(text)]
-    found.sort()
+    flagged = {p.path for p in ctx.lint.problems if p.kind == "secret"}
+    at_head = secrets_in_files(ctx.head_files, flagged | dirty)
+    uncommitted: list[SecretAt] = []
+    for path in sorted(dirty & flagged):
+        data = ctx.folder.store.read_worktree(path)
+        if data is not None:
+            known = secret_values(ctx.head_files.get(path))
+            uncommitted += secrets_in(path, data, known=known)
+    parts = [f"at HEAD: {places([str(s) for s in at_head])}"] if at_head else []
+    if uncommitted:
+        parts.append(f"uncommitted: {places([str(s) for s in uncommitted])}")
+    fixes = []
+    if at_head:
+        fixes.append(
+            "remove the line and commit, rotate the credential; git history still holds it"
+        )
+    if uncommitted:
+        fixes.append("remove it from the file (memrepo commits nothing while it is there)")
     return graded(
         "secrets",
-        len(found),
+        len(at_head) + len(uncommitted),
         ctx.limits.secrets,
         unit="secrets",
-        detail=f"at {places(found)}" if found else "none at HEAD",
-        fix="remove the line and commit, rotate the credential; git history still holds it",
+        detail="; ".join(parts) if parts else "none at HEAD or in uncommitted edits",
+        fix="; ".join(fixes),
     )
 
 

@@ -8,15 +8,18 @@ from dataclasses import dataclass, field, fields
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 
 from memrepo.formats.text import normalize_text
+from memrepo.index._screen import screen_value
 from memrepo.index.analysis import ExactAnalyzer, StemAnalyzer
 
 __all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bump on any change to the fields, the analysis *or* what the projection indexes: an
 index of another version is rebuilt on open (an analyzer change makes old terms
 unreachable even if fields match; version 2 added the swarm and team lanes, whose files
-an index built before them would never pick up)."""
+an index built before them would never pick up; version 3 screens secrets out of every
+field, so an older index, which may hold tokens from hand edits, is rebuilt and its
+segment files removed)."""
 
 ID_FIELDS = (
     "ref",
@@ -104,10 +107,24 @@ class IndexDoc:
             object.__setattr__(self, "norm_hash", norm_hash(self.text))
 
     def to_fields(self) -> dict[str, object]:
-        """Keyword arguments for Whoosh's ``add_document``/``update_document``."""
+        """Keyword arguments for Whoosh's ``add_document``/``update_document``, every
+        string screened for secrets (see ``_screen``): what Whoosh writes is what a
+        prompt may show."""
         values: dict[str, object] = {name: getattr(self, name) for name in _DOC_FIELDS}
-        values["exact"] = values["stem"] = self.text
+        for name in _SCREENED_FIELDS:
+            values[name] = screen_value(values[name])  # type: ignore[arg-type]
+        text = values["text"]
+        assert isinstance(text, str)
+        if text != self.text:  # a hash of the raw text would let a guess be checked
+            values["norm_hash"] = norm_hash(text)
+        values["exact"] = values["stem"] = text
         return values
 
 
 _DOC_FIELDS = tuple(f.name for f in fields(IndexDoc))
+#: Every string field but the fixed vocabularies, the commit id and the text's hash.
+_SCREENED_FIELDS = tuple(
+    f.name
+    for f in fields(IndexDoc)
+    if f.type == "str" and f.name not in ("lane", "commit", "norm_hash")
+)

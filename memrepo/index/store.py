@@ -36,6 +36,7 @@ from whoosh.query import And, NullQuery, Or, Query, Term
 from whoosh.writing import CLEAR
 
 from memrepo.errors import InvalidArgument
+from memrepo.index._screen import screen_value
 from memrepo.index._storage import PrivateCopies, PrivateCopyStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
 from memrepo.index.schema import ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
@@ -208,8 +209,9 @@ class IndexStore:
         with self._writer() as writer:
             for ref in delete_refs:
                 writer.delete_by_term("ref", ref)
-            for repo, path in delete_paths:
-                writer.delete_by_query(And([Term("repo", repo), Term("path", path)]))
+            for repo, path in delete_paths:  # screened as the documents' fields were
+                terms = [Term("repo", screen_value(repo)), Term("path", screen_value(path))]
+                writer.delete_by_query(And(terms))
             for lane in delete_lanes:
                 writer.delete_by_term("lane", lane)
             for doc in unique.values():

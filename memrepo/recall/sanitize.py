@@ -13,7 +13,12 @@ a tag of its own, or hide instructions a reader cannot see. `sanitize_line` ther
 - collapses every run of whitespace (newlines, tabs, line and paragraph separators) to
   one space, so a line stays one line;
 - shortens a run of three or more backticks to one (no code fence can swallow the block
-  end) and cuts an over-long line at a word boundary.
+  end) and cuts an over-long line at a word boundary;
+- replaces every secret by its ``[redacted <kind>]`` marker, before cleaning and again
+  after it (dropping an invisible character can join a token split to slip past), and
+  before the cut, which could leave half a token no detector knows. Memory text a write
+  screened holds none, but a person's hand edit (which memrepo refuses to commit) and a
+  commit made with plain git reach the prompt through here too.
 
 The words themselves are left alone: "ignore previous instructions" stays readable,
 because the block around it says memory is data, never instructions.
@@ -24,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from memrepo.hygiene import cut_at_word_boundary
+from memrepo.hygiene import cut_at_word_boundary, redact_secrets
 
 #: A line longer than this is cut (about 100 tokens): one fact must not eat a budget.
 MAX_LINE_CHARS = 400
@@ -75,8 +80,8 @@ def _visible(char: str) -> str:
 
 def sanitize_line(text: str, max_chars: int = MAX_LINE_CHARS) -> str:
     """`text` as one safe, readable line (see the module docstring for the rules)."""
-    cleaned = _ENTITY.sub(_entity, text).translate(_BRACKETS)
+    cleaned = _ENTITY.sub(_entity, redact_secrets(text)[0]).translate(_BRACKETS)
     if not cleaned.isascii() or not cleaned.isprintable():
         cleaned = "".join(_visible(char) for char in cleaned)
-    cleaned = _FENCE.sub("`", " ".join(cleaned.split()))
+    cleaned = redact_secrets(_FENCE.sub("`", " ".join(cleaned.split())))[0]
     return cut_at_word_boundary(cleaned, max_chars) if len(cleaned) > max_chars else cleaned

@@ -103,7 +103,7 @@ def test_secret_committed_by_hand_fails(memory_repo: MemoryRepo, git: Git) -> No
     commit_files(git, memory_repo.root, {"keys.md": b"# Keys\n\n" + line})
     found = check(memory_repo, "secrets")
     assert (found.status, found.figure) == ("FAIL", 1)
-    assert found.detail == "at keys.md:3"
+    assert found.detail == "at HEAD: keys.md:3 (aws_access_key_id)"
     assert FAKE_AWS_KEY not in found.model_dump_json()
 
 
@@ -116,10 +116,31 @@ def test_secret_still_at_head_fails_after_the_working_tree_dropped_it(
     assert check(memory_repo, "secrets").status == "FAIL"
 
 
-def test_secret_only_in_an_uncommitted_edit_is_not_at_head(memory_repo: MemoryRepo) -> None:
+def test_secret_only_in_an_uncommitted_edit_is_reported_too(memory_repo: MemoryRepo) -> None:
+    """Issue #15: such an edit stops every write and reached recall; health names it."""
     (memory_repo.root / "draft.md").write_text(f"# Draft\n\n- key {FAKE_AWS_KEY}\n")
     found = check(memory_repo, "secrets")
-    assert (found.status, found.detail) == ("PASS", "none at HEAD")
+    assert (found.status, found.figure) == ("FAIL", 1)
+    assert found.detail == "uncommitted: draft.md:3 (aws_access_key_id)"
+    assert found.fix.startswith("remove it from the file")
+    assert FAKE_AWS_KEY not in found.model_dump_json()
+
+
+def test_a_secret_at_head_that_an_edit_keeps_counts_once(memory_repo: MemoryRepo, git: Git) -> None:
+    commit_files(git, memory_repo.root, {"keys.md": f"# Keys\n\n- key {FAKE_AWS_KEY}\n".encode()})
+    (memory_repo.root / "keys.md").write_text(f"# Keys\n\n- new line\n- key {FAKE_AWS_KEY}\n")
+    found = check(memory_repo, "secrets")
+    assert (found.status, found.figure, found.detail) == (
+        "FAIL",
+        1,
+        "at HEAD: keys.md:3 (aws_access_key_id)",
+    )
+
+
+def test_no_secret_anywhere_passes(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Deploys go through staging")
+    found = check(memory_repo, "secrets")
+    assert (found.status, found.detail) == ("PASS", "none at HEAD or in uncommitted edits")
 
 
 def test_repeated_entries_raise_the_folder_duplicate_rate(memory_repo: MemoryRepo) -> None:
