@@ -35,6 +35,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     |   +-- UnrelatedHistories      the remote's main shares no history with ours
     |   +-- HistoryRewritten        the remote rewrote history we already had
     |   +-- SyncRejected            pushes kept being rejected after bounded retries
+    |   +-- SecretWouldBePushed     the push would give the remote a secret it lacks
     +-- SwarmError                  a swarm note or task chain cannot be used
     |   +-- TaskNotFound            a task id the registry does not know
     |   +-- TaskCycle               the parent chain loops or is longer than allowed
@@ -291,6 +292,20 @@ class HistoryRewritten(SyncError):
 
 class SyncRejected(SyncError):
     """The remote kept rejecting our push (it moved each time) after bounded retries."""
+
+
+class SecretWouldBePushed(SyncError):
+    """The commits a sync would push add a secret the remote does not hold; nothing was
+    pushed (the remote's changes were merged here all the same)."""
+
+    def __init__(self, commit: str, where: str, more: int) -> None:
+        others = f" and {more} more" if more else ""
+        super().__init__(
+            f"push refused: commit {commit[:10]} adds a secret at {where}{others} that the "
+            "remote does not have; nothing was pushed. Remove it from that commit (rewrite "
+            "your unpushed history, e.g. `git rebase -i`), rotate the credential, sync again"
+        )
+        self.commit = commit
 
 
 class SwarmError(MemrepoError):

@@ -145,6 +145,7 @@ def _report_text(report: SyncReport) -> str:
         lines.append(f"conflict: {conflict.path} ({conflict.kind}): {conflict.detail}")
     if report.conflict_branch:
         lines.append(f"losing versions kept on {report.conflict_branch} (`memrepo conflicts show`)")
+    lines.extend(f"warning: {warning}" for warning in report.warnings)
     for team in report.teams:
         state = f"error: {team.error}" if team.error else ("updated" if team.changed else "same")
         lines.append(f"team {team.name}: {state}")

@@ -30,13 +30,13 @@ def secrets_in(path: str, data: bytes, *, known: Collection[str] = ()) -> list[S
     """The secrets of one file's bytes, but those whose value is in `known` (see
     `secret_values`). None for a binary, too large or non-UTF-8 file: lint reports those
     as such."""
-    return [where for where, value in _found(path, data) if value not in known]
+    return [where for where, value in located_secrets(path, data) if value not in known]
 
 
 def secret_values(data: bytes | None) -> set[str]:
     """The secret values a file holds, to tell which secrets another version adds.
     Only ever compared, never shown."""
-    return {value for _where, value in _found("", data)} if data is not None else set()
+    return {value for _where, value in located_secrets("", data)} if data is not None else set()
 
 
 def secrets_in_files(files: Mapping[str, bytes | None], paths: Iterable[str]) -> list[SecretAt]:
@@ -49,7 +49,8 @@ def secrets_in_files(files: Mapping[str, bytes | None], paths: Iterable[str]) ->
     return sorted(found)
 
 
-def _found(path: str, data: bytes) -> list[tuple[SecretAt, str]]:
+def located_secrets(path: str, data: bytes) -> list[tuple[SecretAt, str]]:
+    """Each secret of a file with its value, for comparing versions; never show the value."""
     if len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
         return []
     try:

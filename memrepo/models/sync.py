@@ -88,6 +88,9 @@ class SyncReport(_Frozen):
     conflict_branch: str | None = None
     teams: tuple[TeamSyncResult, ...] = ()
     seconds: float = 0.0
+    #: What a person should act on though the sync went through, e.g. a secret the
+    #: remote brought (`path:line: ...`, never the value).
+    warnings: tuple[str, ...] = ()
 
 
 class TeamInfo(_Frozen):

@@ -13,7 +13,9 @@ The order is the one that never loses work:
    refused before anything moves;
 3. main is integrated: nothing to do, a fast-forward, or an entry-aware merge commit
    (two parents; the losers of conflicts on a `sync/conflict-<date>-<n>` branch);
-4. exactly that commit is pushed to the remote's main, never forced (no write lock:
+   Secrets the integration brought in are reported as warnings (`secret_guard`);
+4. exactly that commit is pushed to the remote's main, never forced, and never when the
+   commits it sends add a secret the remote lacks (`SecretWouldBePushed`) (no write lock:
    a write made meanwhile goes with the next sync). A rejection (the remote moved in
    the meantime) goes back to 2, at most `MAX_ATTEMPTS` times, then `SyncRejected`.
 
@@ -30,7 +32,13 @@ from pathlib import Path
 
 import pygit2
 
-from memrepo.errors import HistoryRewritten, MemrepoError, SyncRejected, UnrelatedHistories
+from memrepo.errors import (
+    HistoryRewritten,
+    MemrepoError,
+    SecretWouldBePushed,
+    SyncRejected,
+    UnrelatedHistories,
+)
 from memrepo.folder.integrate import (
     INCOMING,
     REMOTE_MAIN,
@@ -48,6 +56,7 @@ from memrepo.models.sync import ConflictInfo, Integration, SyncReport, TeamSyncR
 from memrepo.sync.conflicts import conflict_message
 from memrepo.sync.credentials import CredentialProvider
 from memrepo.sync.remote import GitRemote
+from memrepo.sync.secret_guard import received_secrets, unpushed_secrets
 from memrepo.sync.settings import credentials_for, remote_settings, require_remote
 from memrepo.sync.status import record_failure, record_success
 from memrepo.sync.teams import (
@@ -77,6 +86,7 @@ class _Outcome:
     fetched: str | None = None
     conflicts: list[ConflictInfo] = field(default_factory=list)
     branch: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def saw(self, kind: Integration) -> None:
         if _WEIGHT[kind] > _WEIGHT[self.integration]:
@@ -147,10 +157,13 @@ def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncRe
                 refuse_team_history(folder, remote.url, outcome.head.id, incoming)
                 _check_history(folder, remote.url, outcome.head, incoming)
                 outcome.fetched = str(incoming) if incoming is not None else None
+                before = outcome.head.id
                 _integrate(folder, outcome, incoming, remote.url, say)
+                _warn_received(folder, outcome, before, remote.url)
                 if incoming is not None and outcome.head.id == incoming:
                     record_remote_main(folder, incoming)
                     return _report(remote.url, edits, outcome, attempt, pushed=False)
+            _refuse_secrets(folder, outcome.head.id, incoming)
             say(f"pushing main to {remote.url}")
             # Exactly the commit integrated above: writes made since wait for the next sync.
             push = remote.push_main(str(outcome.head.id))
@@ -194,7 +207,30 @@ def _report(
         attempts=attempts,
         conflicts=tuple(outcome.conflicts),
         conflict_branch=outcome.branch,
+        warnings=tuple(outcome.warnings),
     )
+
+
+def _warn_received(folder: MemoryFolder, outcome: _Outcome, before: pygit2.Oid, url: str) -> None:
+    """Report secrets the integration brought into main (never accepted silently)."""
+    if outcome.head.id == before:
+        return
+    for where in received_secrets(folder.repo, before, outcome.head.id):
+        warning = (
+            f"{where.path}:{where.line}: a secret ({where.kind}) came from {url}; remove "
+            "the line and rotate the credential (the remote's history still holds it)"
+        )
+        if warning not in outcome.warnings:
+            outcome.warnings.append(warning)
+
+
+def _refuse_secrets(folder: MemoryFolder, head: pygit2.Oid, remote: pygit2.Oid | None) -> None:
+    """SecretWouldBePushed when the push would add a secret the remote lacks (the rule is
+    in `secret_guard`); checked before anything is sent."""
+    added = unpushed_secrets(folder.repo, head, remote)
+    if added:
+        first = added[0]
+        raise SecretWouldBePushed(first.commit, str(first.where), len(added) - 1)
 
 
 def _fetch(folder: MemoryFolder, remote: GitRemote) -> pygit2.Oid | None:
