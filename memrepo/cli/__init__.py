@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from memrepo.cli import (
+    confirm,
     context,
     dream,
     evals,
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     folder.register(commands)
     items.register(commands)
+    confirm.register(commands)
     recall.register(commands)
     context.register(commands)
     evals.register(commands)

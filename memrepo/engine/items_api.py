@@ -8,7 +8,7 @@ from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.folder.paths import slugify
-from memrepo.models.folder import WhyReport
+from memrepo.models.folder import ConfirmResult, WhyReport
 from memrepo.models.items import (
     ItemDetail,
     ItemFilters,
@@ -47,6 +47,24 @@ class ItemsApi(RepoCore):
             text=item.content,
             explanation=self.items.why(item.id),
         )
+
+    def confirm(self, ref: str, *, task_id: str | None = None) -> ConfirmResult:
+        """A person confirms a memory the agent saved on its own (or an import or a dream
+        wrote), so it may stand in every prompt (L0, reference §4a). A folder entry's
+        line becomes `by: user` (taint dropped, `confirmed: <date>` added) in one
+        undoable commit; an item becomes `user_confirmed` and untainted. Team entries
+        are read-only (ReadOnlyRef)."""
+        if ref.startswith("team:"):
+            from memrepo.sync.api import refuse_team_ref
+
+            refuse_team_ref(ref)
+        if not ref.startswith(ITEM_PREFIX):
+            from memrepo.folder.confirm import confirm_entry
+
+            return confirm_entry(self.folder, ref, task=task_id)
+        detail = self.item(ref)
+        changed = self.items.confirm(detail.item.id)
+        return ConfirmResult(ref=ref, store="items", confirmed=changed, text=detail.item.content)
 
     def run_retention(self, now: datetime | None = None) -> RetentionReport:
         """Drop tombstones, expired items and old superseded revisions (reference §7)."""

@@ -1,4 +1,5 @@
-"""Status changes (reference §3): delete every revision, archive or supersede the current.
+"""Status changes (reference §3): delete every revision, archive or supersede the current;
+and a person's confirmation of an item (`confirm`).
 
 `deleted` is a tombstone: content, hash and subject are scrubbed at once (so the text is
 gone from reads and search immediately) and the row is dropped by the next retention
@@ -13,7 +14,10 @@ from datetime import datetime
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.items._rows import to_ms
 from memrepo.items._tx import Tx
-from memrepo.models.items import Status
+from memrepo.items.vocab import trust_rank
+from memrepo.models.items import Source, Status
+
+CONFIRMED: Source = "user_confirmed"
 
 _SETTABLE = ("archived", "superseded", "deleted")
 
@@ -86,3 +90,20 @@ def mark_used(tx: Tx, item_ids: list[str], now: datetime) -> None:
         "UPDATE memory_items SET last_used_at = ? WHERE id = ?",
         [(to_ms(now), item_id) for item_id in item_ids],
     )
+
+
+def confirm(tx: Tx, item_id: str, now: datetime) -> list[str]:
+    """A person vouches for the active item `item_id`: its trust becomes at least
+    `user_confirmed` and its taint clears, so what the agent saved on its own may now
+    stand in every prompt (reference §4a: L1 only "until the user pins, states or
+    confirms them"). Returns the id when it changed, [] when it was already the user's
+    clean word; EntryNotFound when there is no such active item."""
+    row = tx.get(item_id)
+    if row is None or row.status != "active":
+        raise EntryNotFound(f"memory:{item_id}", "no such active memory item")
+    stronger = trust_rank(row.source) >= trust_rank(CONFIRMED)
+    if stronger and not row.tainted:
+        return []
+    source = row.source if stronger else CONFIRMED
+    tx.update(row.model_copy(update={"source": source, "tainted": False, "updated_at": now}))
+    return [item_id]

@@ -218,6 +218,12 @@ class ItemWriter:
             lambda tx: _ids(status.set_status_by_source_ref(tx, store, ref_id, new_status, now)),
         )
 
+    def confirm(self, item_id: str) -> bool:
+        """A person confirms the item (`status.confirm`); False when nothing changed."""
+        now = self.clock.now()
+        changed = self._commit("status", lambda tx: _ids(status.confirm(tx, item_id, now)))
+        return bool(changed)
+
     def mark_used(self, item_ids: Iterable[str], now: datetime | None = None) -> None:
         """Record use of items actually injected or quoted (no hot-version bump)."""
         ids = list(item_ids)

@@ -176,3 +176,18 @@ class WhyReport(_Frozen):
     text: str
     explanation: str
     events: tuple[EntryEvent, ...] = ()
+
+
+class ConfirmResult(_Frozen):
+    """What `confirm` did: a person vouched for a memory the agent (or an import or a
+    dream) wrote, so it may stand in every prompt (L0).
+
+    `confirmed` is False when there was nothing to confirm (already a person's word);
+    a folder entry's confirmation is one undoable `commit`, an item's is not in git.
+    """
+
+    ref: str
+    store: Literal["folder", "items"]
+    confirmed: bool
+    text: str
+    commit: str | None = None

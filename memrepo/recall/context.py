@@ -40,7 +40,7 @@ from memrepo.models.context import (
 from memrepo.models.items import ITEM_REF_PREFIX
 from memrepo.models.recall import RecallHit
 from memrepo.recall.context_budget import ContextBudget
-from memrepo.recall.context_l0 import L0Cache, L0Key
+from memrepo.recall.context_l0 import L0Cache, L0Key, standing_line
 from memrepo.recall.context_lines import (
     ContextSource,
     ExtraLayer,
@@ -144,7 +144,8 @@ class ContextBuilder:
             decision.workspace_private,
         )
         standing, cached = self.l0.lines(key, errors) if key.folder or key.items else ([], True)
-        l0 = dedupe([*standing, *self._extra("team", request, decision)])
+        team = [line for line in self._extra("team", request, decision) if standing_line(line)]
+        l0 = dedupe([*standing, *team])
         surface = request.surface
         blocks = [_block(budget, "l0", l0, surface)]
         if decision.recall_l1 and request.query.strip():

@@ -3,11 +3,18 @@
 Folder part: the entries of MEMORY.md above its Index, the Index itself (each linked
 path with the `description` of that file's frontmatter) and the entries of the
 workspace's file. Files people edited without committing are read from the working
-tree, as recall reads them. Item part: active global and workspace items that are
+tree, as recall reads them. What the agent saved on its own is L1 only, in the folder as
+in memory_items (reference §4a): a `by: agent` line stays out of L0 until a person
+confirms it (`memrepo confirm REF`, which makes it `by: user`, or an edit that removes
+`by: agent`), and a `tainted: yes` line (written after the agent read untrusted
+content) never enters L0 whoever wrote it. Both are still recalled into L1 when a turn
+asks about them. Item part: active global and workspace items that are
 pinned, stated or confirmed by the user, curated, identity / rule / commitment facts,
 or named preferences. What the agent inferred on its own (or a third party said) stays
-out whatever its kind, until someone pins, states or confirms it: one web page the agent
-read must not plant a standing rule. Expired entries and items are left out.
+out whatever its kind, until someone pins, states or confirms it (`MemoryRepo.confirm`):
+one web page the agent read must not plant a standing rule. A tainted item stays out
+until confirmed (which clears the taint) or pinned. Expired entries and items are left
+out.
 
 Reading all that costs file reads, YAML and a query; a turn costs none of it while the
 hot-memory version stands: main's commit, the working-tree edits (path, size, mtime),
@@ -62,11 +69,27 @@ def standing(item: MemoryItem) -> bool:
         return True
     if item.source in UNTRUSTED:
         return False
-    if item.tainted and item.source not in EXPLICIT:
-        return False  # written after untrusted input: a standing line only once vouched for
+    if item.tainted:
+        return False  # written after untrusted input: a standing line only once confirmed
     if item.source in EXPLICIT or item.kind in STANDING_KINDS:
         return True
     return item.kind == "preference" and not item.derived_subject
+
+
+def standing_entry(metadata: dict[str, str]) -> bool:
+    """True when a folder line may stand in every prompt: not the agent's own unconfirmed
+    line (`by: agent`) and not tainted. A line without `by` is a person's."""
+    if metadata.get("tainted", "").strip().casefold() == "yes":
+        return False
+    return metadata.get("by", "user").strip().casefold() != "agent"
+
+
+def standing_line(line: ContextLine) -> bool:
+    """True when a line from another L0 source (a team repo) may stand in every prompt:
+    pinned, or neither an inference nor third-party text nor tainted."""
+    if line.pinned:
+        return True
+    return line.trust not in UNTRUSTED and "tainted" not in line.tags
 
 
 class L0Cache:
@@ -195,7 +218,8 @@ class FolderReader:
 def entry_lines(
     path: str, entries: list[Entry], today: str, *, before: int | None = None
 ) -> list[SourceLine]:
-    """Folder entries as source lines; expired ones (and any at or after `before`) left out."""
+    """Folder entries as standing lines: expired ones, any at or after `before`, the
+    agent's own unconfirmed lines and tainted lines left out (see the module docstring)."""
     lines: list[SourceLine] = []
     for entry in entries:
         if before is not None and entry.line_no >= before:
@@ -203,6 +227,8 @@ def entry_lines(
         meta = entry.metadata
         expires = meta.get("expires", "")
         if _DATE.match(expires) and expires < today:
+            continue
+        if not standing_entry(meta):
             continue
         lines.append(
             SourceLine(

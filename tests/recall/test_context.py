@@ -32,16 +32,16 @@ def repo(memory_repo: MemoryRepo, git: Git) -> MemoryRepo:
     write(memory_repo, "people.md", "- Ana runs the standup on Mondays\n")
     git(memory_repo.root, "add", "-A")
     git(memory_repo.root, "commit", "-q", "-m", "hand-written memory")
-    memory_repo.remember("Deploys go through staging first", workspace="Web shop")
-    memory_repo.remember("Clinic deploys need sign-off", workspace="Clinic")
+    memory_repo.remember("Deploys go through staging first", workspace="Web shop", by="user")
+    memory_repo.remember("Clinic deploys need sign-off", workspace="Clinic", by="user")
     return memory_repo
 
 
 def test_l0_holds_memory_md_the_index_and_the_workspace_file(repo: MemoryRepo) -> None:
     result = build(repo, workspace="Web shop")
+    # "Deploys need a green CI run" is the agent's own (by: agent): L1 only (§4a).
     assert texts(result, "l0") == [
         "The user prefers short answers",
-        "Deploys need a green CI run",
         "tools/js: JavaScript tooling",
         "people",
         "workspaces/web-shop",
@@ -64,18 +64,21 @@ def test_other_workspaces_and_topic_files_stay_out_of_l0(repo: MemoryRepo) -> No
 def test_tags_say_who_did_not_state_it(repo: MemoryRepo) -> None:
     repo.remember("Builds run on Fridays", tainted=True)
     repo.remember("Imported: the office is in Lyon", by="import")
-    block = build(repo).block("l0")
-    assert block is not None
-    rendered = block.text.splitlines()
-    assert "- The user prefers short answers" in rendered
-    assert "- Deploys need a green CI run (inferred)" in rendered
-    assert "- Builds run on Fridays (inferred) (tainted)" in rendered
-    assert "- Imported: the office is in Lyon (imported)" in rendered
+    result = build(repo, "deploys builds green fridays")
+    l0, l1 = result.block("l0"), result.block("l1")
+    assert l0 is not None and l1 is not None
+    standing = l0.text.splitlines()
+    assert "- The user prefers short answers" in standing
+    assert "- Imported: the office is in Lyon (imported)" in standing
+    # The agent's own lines are L1 only (reference §4a), and tagged there.
+    recalled = l1.text.splitlines()
+    assert "- Deploys need a green CI run (inferred)" in recalled
+    assert "- Builds run on Fridays (inferred) (tainted)" in recalled
 
 
 def test_expired_entries_stay_out(repo: MemoryRepo) -> None:
-    repo.remember("The freeze lasts until spring", expires="2020-01-01")
-    repo.remember("The launch is in June", expires="2999-01-01")
+    repo.remember("The freeze lasts until spring", expires="2020-01-01", by="user")
+    repo.remember("The launch is in June", expires="2999-01-01", by="user")
     l0 = texts(build(repo), "l0")
     assert "The launch is in June" in l0 and "The freeze lasts until spring" not in l0
 
@@ -129,12 +132,12 @@ def test_a_subject_once_highest_trust_then_newest(repo: MemoryRepo) -> None:
 
 
 def test_l1_is_recall_minus_l0(repo: MemoryRepo) -> None:
-    result = build(repo, "use pnpm when deploys need CI", workspace="Web shop")
+    result = build(repo, "use pnpm going through staging first", workspace="Web shop")
     l1 = result.block("l1")
     assert l1 is not None
     assert [line.text for line in l1.lines] == ["Use pnpm"]
     assert l1.refs == (l1.lines[0].ref,) and l1.refs[0].startswith("folder:tools/js.md#")
-    assert "Deploys need a green CI run" in texts(result, "l0")
+    assert "Deploys go through staging first" in texts(result, "l0")
     assert set(result.refs) >= set(l1.refs)
 
 

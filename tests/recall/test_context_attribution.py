@@ -33,7 +33,7 @@ def test_once_per_turn_and_again_when_the_set_changes(
     assert len(heard) == 1  # same turn, same refs
     build(memory_repo, "plan it", task_id="t1", turn="1", surface="plan_step")
     assert [event.surface for event in heard] == ["chat", "plan_step"]  # its own surface
-    memory_repo.remember("Deploys go through staging first")
+    memory_repo.remember("Deploys go through staging first", by="user")
     changed = build(memory_repo, "hello", task_id="t1", turn="1")
     assert heard[-1].refs == changed.refs and len(changed.refs) == 2
     build(memory_repo, "hello", task_id="t1", turn="2")
@@ -98,15 +98,19 @@ def test_team_lines_join_l0_deduped_and_tagged(memory_repo: MemoryRepo) -> None:
         "team:acme",
         "team",
         [
-            SourceLine("team:acme:MEMORY.md#a1", "use PNPM for installs", "team:acme", "inferred"),
-            SourceLine("team:acme:MEMORY.md#b2", "Releases on Thursdays", "team:acme", "inferred"),
+            SourceLine("team:acme:MEMORY.md#a1", "use PNPM for installs", "team:acme", "import"),
+            SourceLine("team:acme:MEMORY.md#b2", "Releases on Thursdays", "team:acme", "import"),
+            # A team's agent line is L1 only, as the user's own (reference §4a).
+            SourceLine("team:acme:MEMORY.md#c3", "The team uses Go", "team:acme", "inferred"),
+            SourceLine("team:acme:MEMORY.md#d4", "Ship at night", "team:acme", "user_stated", True),
         ],
     )
     memory_repo.context_builder.add_source(team)
     result = build(memory_repo)
     assert texts(result, "l0") == ["Use pnpm for installs", "Releases on Thursdays"]
     assert "team:acme:MEMORY.md#b2" in result.refs and "team:acme:MEMORY.md#a1" not in result.refs
-    assert "- Releases on Thursdays (inferred)" in result.text
+    assert "- Releases on Thursdays (imported)" in result.text
+    assert "Go" not in result.text and "night" not in result.text  # inferred; tainted
     assert build(memory_repo, gateway="group").text == "" and len(team.asked) == 1
 
 

@@ -55,14 +55,15 @@ def test_budgets_come_from_the_local_config(memory_repo: MemoryRepo) -> None:
 
 
 def test_a_cut_keeps_stated_and_pinned_then_newest(memory_repo: MemoryRepo) -> None:
+    # Imported lines: standing but not stated (an agent's own line would not be in L0).
     write(
         memory_repo,
         "MEMORY.md",
         "# Memory\n\n"
-        "- Oldest agent fact aaaa [added: 2025-01-01; by: agent]\n"
+        "- Oldest agent fact aaaa [added: 2025-01-01; by: import]\n"
         "- The user stated this long ago [added: 2020-01-01; by: user]\n"
-        "- Newest agent fact bbbb [added: 2026-06-01; by: agent]\n"
-        "- Middle agent fact cccc [added: 2025-06-01; by: agent]\n"
+        "- Newest agent fact bbbb [added: 2026-06-01; by: import]\n"
+        "- Middle agent fact cccc [added: 2025-06-01; by: import]\n"
         "\n## Index\n",
     )
     pinned = item(memory_repo, "Pinned agent guess", source="inferred", pinned=True)
@@ -92,8 +93,8 @@ def test_a_line_too_big_for_what_is_left_lets_smaller_ones_in(memory_repo: Memor
         memory_repo,
         "MEMORY.md",
         "# Memory\n\n- short one\n"
-        f"- {'a much longer agent fact ' * 8}[added: 2026-06-01; by: agent]\n"
-        "- tiny fact [added: 2025-01-01; by: agent]\n\n## Index\n",
+        f"- {'a much longer agent fact ' * 8}[added: 2026-06-01; by: import]\n"
+        "- tiny fact [added: 2025-01-01; by: import]\n\n## Index\n",
     )
     cost = {line.text: line.tokens for line in build(memory_repo).block("l0").lines}  # type: ignore[union-attr]
     limit = cost["short one"] + cost["tiny fact"] + 2

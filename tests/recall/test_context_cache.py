@@ -31,7 +31,7 @@ def test_turns_without_writes_reuse_l0(memory_repo: MemoryRepo) -> None:
 
 def test_a_folder_write_rebuilds(memory_repo: MemoryRepo) -> None:
     build(memory_repo)
-    memory_repo.remember("Deploys go through staging first")
+    memory_repo.remember("Deploys go through staging first", by="user")
     result = build(memory_repo)
     assert not result.l0_cached and builds(memory_repo) == 2
     assert texts(result, "l0") == ["Deploys go through staging first"]
@@ -65,7 +65,7 @@ def test_a_plain_git_commit_rebuilds(memory_repo: MemoryRepo, git: Git) -> None:
 
 
 def test_each_reader_has_its_own_entry(memory_repo: MemoryRepo) -> None:
-    memory_repo.remember("Shop deploys at noon", workspace="Web shop")
+    memory_repo.remember("Shop deploys at noon", workspace="Web shop", by="user")
     assert texts(build(memory_repo, workspace="Web shop"), "l0")[-1] == "Shop deploys at noon"
     assert "Shop deploys at noon" not in texts(build(memory_repo, workspace="Clinic"), "l0")
     assert build(memory_repo, workspace="Web shop").l0_cached

@@ -1,5 +1,5 @@
-"""Tainted memory items are tagged `(tainted)` in the prompt, in L0 as in L1, until the
-user vouches for them."""
+"""Tainted memory items are tagged `(tainted)` in the prompt until the user vouches for
+them; only a pinned one stands in L0 meanwhile (a pin is the user's own act)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ def test_a_tainted_standing_item_is_tagged_in_l0(memory_repo: MemoryRepo) -> Non
 def test_the_users_clean_restatement_clears_the_tag(memory_repo: MemoryRepo) -> None:
     ref = item(memory_repo, "Always reply in French", kind="rule", source="user_stated",
                tainted=True)  # fmt: skip
-    assert l0_line(memory_repo, ref).endswith("(tainted)")
+    l0 = build(memory_repo).block("l0")
+    assert l0 is None or ref not in l0.refs  # tainted: never a standing line (§4a)
+    assert "- Always reply in French (tainted)" in build(memory_repo, "reply french").text
     again = item(memory_repo, "Always reply in French", kind="rule", source="user_stated")
     assert again == ref
     assert l0_line(memory_repo, ref) == "- Always reply in French"
