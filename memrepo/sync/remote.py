@@ -108,12 +108,13 @@ def _without_secrets(url: str) -> str:
 
 def same_remote(a: str, b: str) -> bool:
     """Whether two URLs may name the same repository, so a team repo cannot be configured
-    as the user's own remote under another spelling (see :func:`location`); two local
-    paths that exist are also compared as files (one folder under two mount points)."""
-    if location(a) == location(b):
-        return True
+    as the user's own remote under another spelling (see :func:`location`). Two local
+    repositories that exist are compared as folders (one folder under two mount points
+    is one; ``x`` and ``x.git`` side by side are two)."""
     first, second = _local_git_dir(a), _local_git_dir(b)
-    return first is not None and second is not None and os.path.samefile(first, second)
+    if first is not None and second is not None:
+        return os.path.samefile(first, second)
+    return location(a) == location(b)
 
 
 def location(url: str) -> str:

@@ -127,6 +127,12 @@ def test_different_repositories_are_not_the_same_remote(a: str, b: str) -> None:
     assert not same_remote(a, b)
 
 
+def test_two_local_repositories_side_by_side_are_two(tmp_path: Path) -> None:
+    plain, dotted = make_bare(tmp_path / "memory"), make_bare(tmp_path / "memory.git")
+    assert not same_remote(str(plain), str(dotted))
+    assert same_remote(str(dotted), f"file://localhost{tmp_path}/./memory.git/")
+
+
 def test_a_remote_that_holds_a_team_history_is_never_merged_or_pushed(
     tmp_path: Path, git_daemon: GitDaemon, git: Git
 ) -> None:
