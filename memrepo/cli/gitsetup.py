@@ -19,8 +19,9 @@ def register(commands: Subparsers) -> None:
         commands,
         "install-git-hooks",
         _install,
-        "Make a plain `git pull` merge memory entry by entry, and check commits made by "
-        "hand for secrets and format problems (idempotent; writes only inside .git/).",
+        "Make a plain `git pull` (merge or --rebase) merge memory entry by entry, and check "
+        "commits made by hand for secrets and format problems (idempotent; writes only "
+        "inside .git/).",
         ["memrepo install-git-hooks", "memrepo --repo ~/agent-memory install-git-hooks --json"],
     )
     driver = command(
