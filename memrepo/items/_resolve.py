@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from memrepo.items._tx import ScopeKey, Tx
-from memrepo.items.vocab import EXPLICIT_SOURCES, outranks, trust_rank
+from memrepo.items.vocab import EXPLICIT_SOURCES, LINK_STORES, outranks, trust_rank
 from memrepo.models.items import (
     ItemAction,
     ItemCandidate,
@@ -85,9 +85,10 @@ def resolve(tx: Tx, p: Prepared) -> Outcome:
 
 
 def _edit_target(tx: Tx, p: Prepared) -> MemoryItem | None:
-    """The active row this candidate edits: live mode, same `{store, id}` or alias."""
+    """The active row this candidate edits: live mode, same `{store, id}` or alias. A
+    link (`LINK_STORES`) names a page many facts came from, not a record: never an edit."""
     ref = p.candidate.source_ref
-    if p.candidate.mode != "live" or ref is None:
+    if p.candidate.mode != "live" or ref is None or ref.store in LINK_STORES:
         return None
     found = tx.by_source_ref(ref.store, ref.id, active=True)
     return found[0] if found else None

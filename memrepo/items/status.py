@@ -14,7 +14,7 @@ from datetime import datetime
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.items._rows import to_ms
 from memrepo.items._tx import Tx
-from memrepo.items.vocab import trust_rank
+from memrepo.items.vocab import LINK_STORES, trust_rank
 from memrepo.models.items import Source, Status
 
 CONFIRMED: Source = "user_confirmed"
@@ -69,8 +69,12 @@ def set_status(tx: Tx, item_id: str, status: str, now: datetime) -> list[str]:
 def set_status_by_source_ref(
     tx: Tx, store: str, ref_id: str, status: str, now: datetime
 ) -> list[str]:
-    """`apply_status` for every item answering to `store:ref_id` (none is no error)."""
+    """`apply_status` for every item answering to `store:ref_id` (none is no error).
+    A link store names a page, not a record (`LINK_STORES`): refused, since it would
+    reach every fact read from that page."""
     checked = check_status(status)
+    if store in LINK_STORES:
+        raise InvalidArgument(f"{store}:{ref_id} is a source link, not a record; use the item id")
     matches = [row.id for row in tx.by_source_ref(store, ref_id, active=False)]
     return apply_status(tx, matches, checked, now)
 

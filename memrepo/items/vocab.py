@@ -23,6 +23,11 @@ EXPLICIT_SOURCES: frozenset[Source] = frozenset({"user_stated", "user_confirmed"
 #: Sources `purge_task(purge_derived=True)` removes with the task that produced them.
 DERIVED_SOURCES: frozenset[Source] = frozenset({"inferred", "third_party", "system"})
 
+#: source_ref stores that name where a fact was read (a `--source` URL), not a record:
+#: many facts share one, so they are provenance only. A write carrying one is never an
+#: edit of the rows that carry it, and no status change selects rows by it.
+LINK_STORES: frozenset[str] = frozenset({"link"})
+
 _RANK: dict[str, int] = {source: len(SOURCES) - i for i, source in enumerate(SOURCES)}
 
 
