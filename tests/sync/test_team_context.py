@@ -31,9 +31,10 @@ def test_team_entries_join_l0_with_their_refs(
     assert "Deploys happen on Tuesdays" in l0.text
     assert "Own fact: the user writes Go" in l0.text
     assert any(ref.startswith("team:core:MEMORY.md#") for ref in l0.refs)
-    kestrel = next(line for line in l0.lines if "kestrel" in line.text)
-    assert kestrel.tags == ("inferred",)  # a team agent's note is not the user's word
-    assert "(inferred)" in l0.text
+    # A team agent's note is no one's word: like the user's own agent lines it stands in
+    # L0 only once a person confirms it (reference §4a); recall still finds it.
+    assert "kestrel" not in l0.text
+    assert any("kestrel" in hit.text for hit in memory_repo.recall("staging cluster").hits)
 
     public = memory_repo.context(ContextRequest(query="", gateway="public", preview=True))
     assert "Tuesdays" not in public.text and not public.decision.team
