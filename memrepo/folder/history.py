@@ -10,17 +10,25 @@ change and the history reaches back to the first version.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 import pygit2
+from pygit2.enums import FileMode
 
 from memrepo.errors import FormatError
 from memrepo.folder.messages import commit_info
-from memrepo.folder.trees import changed_paths, read_blob
+from memrepo.folder.trees import blob_data, changed_paths
 from memrepo.formats import Document, Entry, parse
+from memrepo.formats.changes import touched_ids
 from memrepo.models.folder import EntryAction, EntryEvent
+
+#: Versions kept read or parsed. A walk newest first meets each version of a file twice
+#: in a row (the new side of one commit, then the old side of its parent's), so a few
+#: are enough for a merge's files too, and memory stays bounded however long the history.
+_KEPT = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,41 +39,68 @@ class _Seen:
     entry: Entry
 
 
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """One file a commit changed, by the blob ids of its two versions (None: absent)."""
+
+    path: str
+    old: pygit2.Oid | None
+    new: pygit2.Oid | None
+
+
 class _Versions:
-    """Parsed markdown blobs, each parsed once however many commits share it."""
+    """The last few blobs read and parsed, by blob id: each version is read and parsed at
+    most once in a row, and only a handful are held at any time."""
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self.repo = repo
-        self._docs: dict[str, Document | None] = {}
+        self._data: OrderedDict[pygit2.Oid, bytes] = OrderedDict()
+        self._docs: OrderedDict[pygit2.Oid, Document | None] = OrderedDict()
 
-    def doc(self, tree: pygit2.Tree | None, path: str) -> Document | None:
-        if tree is None or not path.endswith(".md"):
-            return None
-        try:
-            oid = str(tree[path].id)
-        except KeyError:
+    def data(self, oid: pygit2.Oid | None) -> bytes:
+        if oid is None:
+            return b""
+        data = self._data.get(oid)
+        if data is None:
+            data = self._data[oid] = blob_data(self.repo, oid)
+            if len(self._data) > _KEPT:
+                self._data.popitem(last=False)
+        return data
+
+    def doc(self, oid: pygit2.Oid | None, path: str) -> Document | None:
+        if oid is None:
             return None
         if oid not in self._docs:
-            data = read_blob(self.repo, tree, path)
             try:
-                self._docs[oid] = parse(data, path) if data is not None else None
+                self._docs[oid] = parse(self.data(oid), path)
             except FormatError:
                 self._docs[oid] = None
+            if len(self._docs) > _KEPT:
+                self._docs.popitem(last=False)
         return self._docs[oid]
 
 
 def entry_history(repo: pygit2.Repository, head: pygit2.Commit, entry_id: str) -> list[EntryEvent]:
-    """Events of the entry `entry_id` on main, oldest first."""
+    """Events of the entry `entry_id` on main, oldest first.
+
+    The history is streamed, newest first: a commit that did not change a markdown file
+    costs a comparison of tree ids; a changed file is read, and parsed only when its
+    changed lines may hold a followed entry (`formats.changes.touched_ids`). Memory holds
+    a few versions and the events, whatever the length of the history.
+    """
     versions = _Versions(repo)
     followed = {entry_id}
     events: list[EntryEvent] = []
     for commit in _history(repo, head):
         parent = commit.parents[0] if commit.parents else None
         old_tree = parent.tree if parent is not None else None
-        paths = [p for p in changed_paths(repo, old_tree, commit.tree) if p.endswith(".md")]
-        paths = [p for p in paths if not _came_from_other_parent(commit, p)]
-        found = _events_of(versions, commit, old_tree, paths, followed)
-        events.extend(reversed(found))
+        changes = [
+            change
+            for change in _changes(repo, commit, old_tree)
+            if _may_touch(versions, change, followed)
+        ]
+        if changes:
+            events.extend(reversed(_events_of(versions, commit, changes, followed)))
     events.reverse()
     return events
 
@@ -76,64 +111,96 @@ def _history(repo: pygit2.Repository, head: pygit2.Commit) -> Iterator[pygit2.Co
     yield from walker
 
 
-def _came_from_other_parent(commit: pygit2.Commit, path: str) -> bool:
-    """A merge's change to `path` that one of the merged parents already had is that
-    parent's change: the walk meets it there, so the merge does not claim it."""
-    if len(commit.parents) < 2:
-        return False
-    mine = _blob_id(commit.tree, path)
-    return any(_blob_id(p.tree, path) == mine for p in commit.parents[1:])
+def _changes(
+    repo: pygit2.Repository, commit: pygit2.Commit, old_tree: pygit2.Tree | None
+) -> Iterator[_Change]:
+    """The markdown files `commit` changed against its first parent, by blob ids only.
+
+    A merge's change to a path that one of the merged parents already had is that
+    parent's change: the walk meets it there, so the merge does not claim it.
+    """
+    for path in changed_paths(repo, old_tree, commit.tree):
+        if not path.endswith(".md"):
+            continue
+        new = _blob_id(commit.tree, path)
+        if len(commit.parents) > 1 and any(
+            _blob_id(p.tree, path) == new for p in commit.parents[1:]
+        ):
+            continue
+        yield _Change(path, _blob_id(old_tree, path), new)
 
 
-def _blob_id(tree: pygit2.Tree, path: str) -> str | None:
+def _blob_id(tree: pygit2.Tree | None, path: str) -> pygit2.Oid | None:
+    """The id of a regular file in `tree`; None when absent, a directory or a symlink."""
+    if tree is None:
+        return None
     try:
-        return str(tree[path].id)
+        entry = tree[path]
     except KeyError:
         return None
+    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
+        return None
+    return entry.id
+
+
+def _may_touch(versions: _Versions, change: _Change, followed: set[str]) -> bool:
+    """Whether the change can have touched a followed entry, from its changed lines."""
+    touched = touched_ids(versions.data(change.old), versions.data(change.new))
+    return touched is None or not touched.isdisjoint(followed)
 
 
 def _events_of(
-    versions: _Versions,
-    commit: pygit2.Commit,
-    old_tree: pygit2.Tree | None,
-    paths: list[str],
-    followed: set[str],
+    versions: _Versions, commit: pygit2.Commit, changes: list[_Change], followed: set[str]
 ) -> list[EntryEvent]:
-    """What `commit` did to the followed entries (and which older ids to follow next)."""
+    """What `commit` did to the followed entries (and which older ids to follow next).
+
+    A file contributes an entry's place before and after only where it changed that
+    entry (added, removed or rewritten it): a copy left as it was in another file the
+    commit also changed is no move.
+    """
     before: dict[str, _Seen] = {}
     after: dict[str, _Seen] = {}
     renamed: dict[str, Entry] = {}
-    for path in paths:
-        old_doc = versions.doc(old_tree, path)
-        new_doc = versions.doc(commit.tree, path)
-        _collect(old_doc, path, followed, before)
-        _collect(new_doc, path, followed, after)
-        for new_id, old_entry in _rewordings(old_doc, new_doc, followed).items():
-            renamed[new_id] = old_entry
+    for change in changes:
+        old_doc = versions.doc(change.old, change.path)
+        new_doc = versions.doc(change.new, change.path)
+        olds, news = _first_of(old_doc, followed), _first_of(new_doc, followed)
+        for entry_id in followed:
+            old, new = olds.get(entry_id), news.get(entry_id)
+            if old is not None and new is not None and old.raw == new.raw:
+                continue
+            if old is not None:
+                before.setdefault(entry_id, _Seen(change.path, old))
+            if new is not None:
+                after.setdefault(entry_id, _Seen(change.path, new))
+        if any(entry_id not in olds for entry_id in news):
+            renamed.update(_rewordings(old_doc, new_doc, followed))
     out: list[EntryEvent] = []
     for entry_id in sorted(followed):
-        old, new = before.get(entry_id), after.get(entry_id)
-        if new is not None and old is None and entry_id in renamed:
+        old_seen, new_seen = before.get(entry_id), after.get(entry_id)
+        if new_seen is not None and old_seen is None and entry_id in renamed:
             previous = renamed[entry_id]
             followed.add(previous.id)
-            out.append(_event(commit, "changed", new, previous_text=previous.text))
-        elif new is not None and old is None:
-            out.append(_event(commit, "added", new))
-        elif new is None and old is not None:
-            out.append(_event(commit, "removed", old))
-        elif new is not None and old is not None and old.path != new.path:
-            out.append(_event(commit, "moved", new, from_path=old.path))
-        elif new is not None and old is not None and old.entry.raw != new.entry.raw:
-            out.append(_event(commit, "changed", new, previous_text=old.entry.text))
+            out.append(_event(commit, "changed", new_seen, previous_text=previous.text))
+        elif new_seen is not None and old_seen is None:
+            out.append(_event(commit, "added", new_seen))
+        elif new_seen is None and old_seen is not None:
+            out.append(_event(commit, "removed", old_seen))
+        elif new_seen is not None and old_seen is not None and old_seen.path != new_seen.path:
+            out.append(_event(commit, "moved", new_seen, from_path=old_seen.path))
+        elif new_seen is not None and old_seen is not None:
+            out.append(_event(commit, "changed", new_seen, previous_text=old_seen.entry.text))
     return out
 
 
-def _collect(doc: Document | None, path: str, ids: set[str], into: dict[str, _Seen]) -> None:
-    if doc is None:
-        return
-    for entry in doc.entries:
-        if entry.id in ids and entry.id not in into:
-            into[entry.id] = _Seen(path, entry)
+def _first_of(doc: Document | None, ids: set[str]) -> dict[str, Entry]:
+    """The first entry of each followed id in `doc`."""
+    found: dict[str, Entry] = {}
+    if doc is not None:
+        for entry in doc.entries:
+            if entry.id in ids and entry.id not in found:
+                found[entry.id] = entry
+    return found
 
 
 def _rewordings(old: Document | None, new: Document | None, followed: set[str]) -> dict[str, Entry]:
