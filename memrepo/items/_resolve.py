@@ -19,6 +19,12 @@ tainted statement contributed, and never reaches a clean row it does not outrank
 - A restatement of a tainted row keeps it tainted (and may raise it as usual: the row is
   flagged wherever it shows), unless the restatement is clean and an explicit act of the
   user (user_stated, user_confirmed, curated): the user vouched for it, so the taint clears.
+
+Provenance follows the newest statement (reference §3, §5 "so a new due date is kept"):
+an edit of the same record with unchanged text, and a restatement of equal or higher
+trust, set the row's expiry to theirs (none renews it) and replace its single-valued
+source_ref aliases (`SINGLE_VALUED_STORES`: the due date); their refs join as aliases.
+A weaker echo adds its refs but leaves the expiry and the due date alone.
 """
 
 from __future__ import annotations
@@ -29,7 +35,13 @@ from datetime import datetime
 from typing import Any
 
 from memrepo.items._tx import ScopeKey, Tx
-from memrepo.items.vocab import EXPLICIT_SOURCES, LINK_STORES, outranks, trust_rank
+from memrepo.items.vocab import (
+    EXPLICIT_SOURCES,
+    LINK_STORES,
+    SINGLE_VALUED_STORES,
+    outranks,
+    trust_rank,
+)
 from memrepo.models.items import (
     ItemAction,
     ItemCandidate,
@@ -135,6 +147,8 @@ def _edit(tx: Tx, p: Prepared, target: MemoryItem) -> Outcome:
                 "confidence": c.confidence,
                 "pinned": c.pinned,
                 "tainted": merged_taint(target, c),
+                "source_ref": merge_ref(target.source_ref, c.source_ref, newest=True),
+                "expires_at": c.expires_at,
                 "updated_at": p.now,
             }
         )
@@ -177,14 +191,15 @@ def _reinforce(tx: Tx, p: Prepared, row: MemoryItem, superseded: tuple[str, ...]
     c = p.candidate
     if tainted_echo(row, p):
         return Outcome("reinforced", row, superseded)
+    newest = trust_rank(c.source) >= trust_rank(row.source)
     update: dict[str, Any] = {
         "reinforced_count": row.reinforced_count + 1,
         "confidence": max(row.confidence, c.confidence),
         "pinned": row.pinned or c.pinned,
         "source": c.source if trust_rank(c.source) > trust_rank(row.source) else row.source,
-        "source_ref": merge_ref(row.source_ref, c.source_ref),
+        "source_ref": merge_ref(row.source_ref, c.source_ref, newest=newest),
         "privacy": "private" if "private" in (row.privacy, p.privacy) else "normal",
-        "expires_at": _later(row.expires_at, c.expires_at),
+        "expires_at": c.expires_at if newest else row.expires_at,
         "tainted": merged_taint(row, c),
         "updated_at": p.now,
     }
@@ -218,26 +233,33 @@ def _archive(tx: Tx, p: Prepared, target: MemoryItem | None) -> Outcome:
     return Outcome("inserted", item)
 
 
-def merge_ref(existing: SourceRef | None, incoming: SourceRef | None) -> SourceRef | None:
-    """`existing` with `incoming` (and its aliases) kept as aliases, without repeats."""
+def merge_ref(
+    existing: SourceRef | None, incoming: SourceRef | None, *, newest: bool = False
+) -> SourceRef | None:
+    """`existing` with `incoming` (and its aliases) kept as aliases, without repeats.
+
+    With `newest` (the incoming statement's provenance wins), an incoming value of a
+    single-valued store (a due date) replaces the existing one; otherwise the existing
+    one is kept and the incoming one dropped, so a record never has two due dates.
+    """
     if incoming is None:
         return existing
     if existing is None:
         return incoming
+    keys = [(incoming.store, incoming.id)] + [(a.store, a.id) for a in incoming.aliases]
+    single = {store for store, _ in keys if store in SINGLE_VALUED_STORES}
     aliases = list(existing.aliases)
-    for store, ref_id in [(incoming.store, incoming.id)] + [
-        (a.store, a.id) for a in incoming.aliases
-    ]:
+    if newest:
+        aliases = [a for a in aliases if a.store not in single]
+    else:
+        held = {a.store for a in aliases} | {existing.store}
+        keys = [(s, i) for s, i in keys if s not in SINGLE_VALUED_STORES or s not in held]
+    for store, ref_id in keys:
         if not existing.matches(store, ref_id) and all(
             (a.store, a.id) != (store, ref_id) for a in aliases
         ):
             aliases.append(SourceRefAlias(store=store, id=ref_id))
     return existing.model_copy(update={"aliases": tuple(aliases)})
-
-
-def _later(a: datetime | None, b: datetime | None) -> datetime | None:
-    """The later expiry; no expiry on either side means none (a restatement renews)."""
-    return None if a is None or b is None else max(a, b)
 
 
 def _new_item(p: Prepared, subject: str, supersedes_id: str | None) -> MemoryItem:

@@ -2,9 +2,10 @@
 
 Retention drops tombstones, expired items and superseded revisions superseded more than
 180 days ago, except the newest 5 superseded revisions of each chain (counted from the
-current row down `supersedes_id`, so history keeps its latest steps). Dropping a revision
-only shortens the tail of a chain: `ON DELETE SET NULL` unlinks the row above it.
-Purges are hard deletes; memory_item_refs rows go with them by `ON DELETE CASCADE`.
+current row down `supersedes_id`, so history keeps its latest steps), and curation log
+rows applied more than 90 days ago (reference §5b; an item's rows also go with it).
+Dropping a revision only shortens the tail of a chain: `ON DELETE SET NULL` unlinks the
+row above it. Purges are hard deletes; memory_item_refs rows go with them by `ON DELETE CASCADE`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from memrepo.items._tx import Tx
 from memrepo.items.vocab import DERIVED_SOURCES
 
 REVISION_RETENTION = timedelta(days=180)
+CURATION_LOG_RETENTION = timedelta(days=90)
 REVISIONS_KEPT = 5
 LAST_RUN_KEY = "last_retention_at"
 
@@ -58,6 +60,10 @@ def run_retention(tx: Tx, now: datetime) -> Dropped:
         batch = old[start : start + 500]
         marks = ",".join("?" for _ in batch)
         revisions += tx.delete_where(f"id IN ({marks})", batch)
+    tx.conn.execute(
+        "DELETE FROM memory_curation_log WHERE applied_at < ?",
+        (to_ms(now - CURATION_LOG_RETENTION),),
+    )
     tx.set_meta(LAST_RUN_KEY, str(to_ms(now)))
     return Dropped(tombstones, expired, revisions)
 

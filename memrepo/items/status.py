@@ -20,6 +20,15 @@ from memrepo.models.items import Source, Status
 CONFIRMED: Source = "user_confirmed"
 
 _SETTABLE = ("archived", "superseded", "deleted")
+_SNAPSHOT = (
+    "json_set({col}, '$.content', '', '$.content_hash', 'deleted:' || ?, "
+    "'$.subject_key', 'deleted:' || ?)"
+)
+_SCRUB_LOG = (
+    "UPDATE memory_curation_log SET reason = 'the item was forgotten', "
+    f"before = {_SNAPSHOT.format(col='before')}, after = {_SNAPSHOT.format(col='after')} "
+    "WHERE item_id = ?"
+)
 
 
 def check_status(status: str) -> Status:
@@ -80,6 +89,11 @@ def set_status_by_source_ref(
 
 
 def _scrub(tx: Tx, item_ids: list[str], now: datetime) -> None:
+    """Tombstone the rows, and scrub the curation log rows that quote them (their before
+    and after snapshots and their reason hold the text, the evidence quotes it): a
+    forgotten fact leaves no copy behind until retention (reference §5b). The log rows
+    stay, scrubbed, so an undo of them is still refused as "changed since"."""
+    tx.conn.executemany(_SCRUB_LOG, [(item_id,) * 5 for item_id in item_ids])
     tx.conn.executemany(
         "UPDATE memory_items SET status = 'deleted', content = '', "
         "content_hash = 'deleted:' || id, subject_key = 'deleted:' || id, pinned = 0, "

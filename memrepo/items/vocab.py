@@ -28,6 +28,10 @@ DERIVED_SOURCES: frozenset[Source] = frozenset({"inferred", "third_party", "syst
 #: edit of the rows that carry it, and no status change selects rows by it.
 LINK_STORES: frozenset[str] = frozenset({"link"})
 
+#: source_ref alias stores that hold one value per record (a commitment's due date):
+#: a newer statement's value replaces the old one instead of joining it.
+SINGLE_VALUED_STORES: frozenset[str] = frozenset({"due"})
+
 _RANK: dict[str, int] = {source: len(SOURCES) - i for i, source in enumerate(SOURCES)}
 
 
