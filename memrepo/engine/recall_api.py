@@ -42,8 +42,12 @@ class RecallApi(RepoCore):
 
         The query is plain text (never search syntax). Only what this reader may see is
         searched: global facts and the active workspace's, task items for `task_id`,
-        contact items for `contact_ref`, private items with `include_private`, trust at
-        least `min_trust`. Raises RecallFailed when every lane fails.
+        private items with `include_private`, trust at least `min_trust`, nothing
+        expired. `contact_ref` says the reader handles that contact: its items show,
+        its private and third-party ones too (reference §4b: the default minimum trust
+        leaves third-party text out "unless the surface is handling that contact"), so
+        a host passes it only for the user's own agent, never for a group or public
+        reply or a sub-agent. Raises RecallFailed when every lane fails.
         """
         from memrepo.recall.searcher import visibility_for
 
