@@ -7,6 +7,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     |   +-- InvalidUtf8             bytes that are not UTF-8 (path and byte offset)
     +-- NotAMemoryRepo              the path is not (or no longer) a memory repo
     +-- RepoStateError              HEAD detached, main missing, HEAD moved under us
+    |   +-- WorktreeChanged         a file changed on disk while memrepo was writing it
     +-- PathOutsideRoot             a target path escapes the root, enters .git or a symlink
     +-- DirtyWorktree               uncommitted user edits and auto-commit is off
     +-- EntryNotFound               forget/undo named an entry or commit that is not there
@@ -94,6 +95,18 @@ class NotAMemoryRepo(MemrepoError):
 
 class RepoStateError(MemrepoError):
     """The git repository is in a state memrepo will not write to."""
+
+
+class WorktreeChanged(RepoStateError):
+    """A file changed on disk while memrepo was writing it; the change on disk was kept
+    and nothing of the write was applied."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"{path} changed on disk while memrepo was writing it; your version was kept "
+            "and nothing was written; run the command again"
+        )
+        self.path = path
 
 
 class PathOutsideRoot(MemrepoError):

@@ -21,6 +21,7 @@ from memrepo.folder.gitstore import MAIN, PreparedCommit
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
 from memrepo.folder.objects import NewObjects
 from memrepo.folder.repo import MemoryFolder
+from memrepo.folder.transaction import Change
 from memrepo.folder.trees import blob_data, read_blob, walk_tree
 from memrepo.folder.undo import first_parent_history
 
@@ -72,8 +73,9 @@ def fingerprints_of(message: str) -> list[str]:
 
 def begin_dream(folder: MemoryFolder) -> str:
     """Recover a crashed write, check HEAD is on main, commit a person's pending edits
-    (as theirs) and return main's id: the base every dream change is planned against."""
-    return str(folder._begin_write().id)
+    (as theirs) and return main's id: the base every dream change is planned against.
+    Caller holds the write lock (the transaction's steps 1-2, see `transaction.py`)."""
+    return str(folder.transaction.begin().id)
 
 
 def main_id(folder: MemoryFolder) -> str:
@@ -135,11 +137,12 @@ def prepare_dream(
 
 def publish_on_main(folder: MemoryFolder, prepared: PreparedCommit) -> str:
     """Make a prepared commit main (worktree, ref, index), only if main is still its
-    parent (else RepoStateError: nothing written)."""
+    parent (else RepoStateError: nothing written). A file a person saved since the
+    dream read it is kept, and WorktreeChanged says so (nothing written)."""
     parent_id = str(prepared.parent_id)
     if main_id(folder) != parent_id:
         raise RepoStateError(_main_moved(parent_id))
-    return folder.store.publish(prepared)
+    return folder.transaction.publish(prepared)
 
 
 def commit_on_main(
@@ -149,7 +152,7 @@ def commit_on_main(
     RepoStateError: nothing written)."""
     if main_id(folder) != parent_id:
         raise RepoStateError(_main_moved(parent_id))
-    return folder.store.commit_files(changes, message, _commit(folder, parent_id))
+    return folder.transaction.commit(Change(changes, message), _commit(folder, parent_id))
 
 
 def _main_moved(parent_id: str) -> str:

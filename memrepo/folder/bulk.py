@@ -13,15 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from memrepo.folder.messages import build_message
-from memrepo.folder.repo import (
+import pygit2
+
+from memrepo.folder.entries import (
     ENTRY_POINT,
     EntryWrite,
-    MemoryFolder,
-    _entry_by,
-    _parse_or_new,
-    make_ref,
+    link_from_index,
+    outranked,
+    parse_or_new,
 )
+from memrepo.folder.messages import build_message
+from memrepo.folder.paths import check_path
+from memrepo.folder.repo import MemoryFolder, make_ref
+from memrepo.folder.transaction import Change
 from memrepo.formats import Document, format_entry, normalize_text, parse, serialize
 from memrepo.formats import entry_id as entry_id_of
 from memrepo.models import WriteResult
@@ -69,32 +73,51 @@ def write_entries(
     Returns one result per write (in the order given) and the commit id, or None when
     nothing changed or `dry_run` (which plans everything and writes nothing).
     """
-    with folder.lock:
-        parent = folder.store.require_writable() if dry_run else folder._begin_write()
-        plans: dict[str, _FilePlan] = {}
-        results: list[WriteResult] = []
-        for write in writes:
-            plan = plans.get(write.path)
-            if plan is None:
-                existing = folder.store.read(write.path, parent)
-                plan = plans[write.path] = _FilePlan.of(_parse_or_new(existing, write))
-            results.append(_plan_one(plan, write))
-        changes: dict[str, bytes | None] = {}
-        # MEMORY.md first: links for new files are then added to its edited bytes.
-        for path in sorted(plans, key=lambda p: p != ENTRY_POINT):
-            plan = plans[path]
-            if not plan.changed:
-                continue
-            is_new = folder.store.read(path, parent) is None
-            changes[path] = _render(plan)
-            if is_new:
-                folder._link_from_index(changes, path, parent)
+    for path in {write.path for write in writes}:
+        check_path(path, folder.root)  # a bad path is an error even in a dry run
+    results: list[WriteResult] = []
+
+    def plan(parent: pygit2.Commit) -> Change | None:
+        planned, changes = _plan_batch(folder, writes, parent)
+        results[:] = planned
         if not changes or dry_run:
-            return results, None
-        changed = sum(1 for r in results if r.action in ("inserted", "superseded"))
-        message = build_message(summary(changed), origin=origin, by=by, body=body)
-        commit = folder._commit(changes, message, parent)
+            return None
+        changed = sum(1 for r in planned if r.action in ("inserted", "superseded"))
+        return Change(changes, build_message(summary(changed), origin=origin, by=by, body=body))
+
+    if dry_run:
+        with folder.lock:
+            plan(folder.store.require_writable())
+        return results, None
+    commit = folder.transaction.run(plan)
+    if commit is None:
+        return results, None
     return [_with_commit(r, commit) for r in results], commit
+
+
+def _plan_batch(
+    folder: MemoryFolder, writes: Sequence[EntryWrite], parent: pygit2.Commit
+) -> tuple[list[WriteResult], dict[str, bytes | None]]:
+    """Every write's result and the files the batch changes, planned against `parent`."""
+    plans: dict[str, _FilePlan] = {}
+    results: list[WriteResult] = []
+    for write in writes:
+        plan = plans.get(write.path)
+        if plan is None:
+            existing = folder.store.read(write.path, parent)
+            plan = plans[write.path] = _FilePlan.of(parse_or_new(existing, write))
+        results.append(_plan_one(plan, write))
+    changes: dict[str, bytes | None] = {}
+    # MEMORY.md first: links for new files are then added to its edited bytes.
+    for path in sorted(plans, key=lambda p: p != ENTRY_POINT):
+        plan = plans[path]
+        if not plan.changed:
+            continue
+        is_new = folder.store.read(path, parent) is None
+        changes[path] = _render(plan)
+        if is_new:
+            link_from_index(changes, path, folder.store.read(ENTRY_POINT, parent))
+    return results, changes
 
 
 def _plan_one(plan: _FilePlan, write: EntryWrite) -> WriteResult:
@@ -115,7 +138,7 @@ def _plan_one(plan: _FilePlan, write: EntryWrite) -> WriteResult:
         line_no = plan.holders[subject]
         holder = plan.doc.entry_at(line_no)
         assert holder is not None
-        if _entry_by(holder) == "user" and write.by != "user":
+        if outranked(holder, write.by):
             return WriteResult(
                 status="skipped",
                 reason="outranked",

@@ -6,26 +6,31 @@ is several times cheaper than re-hashing the whole index, and then the on-disk i
 updated for just those paths so a plain `git status` in the user's terminal stays clean.
 
 Crash safety: before touching the worktree we write a small journal naming the commit and
-its parent. The ref update is the commit point; a crash before it is rolled forward (the
-commit object is already complete), a crash after it only needs the worktree and index to
-catch up. Either way the next writer sees the old state or the new one, never half.
+its parent (`journal.py`). The ref update is the commit point; a crash before it is rolled
+forward (the commit object is already complete), a crash after it only needs the worktree
+and index to catch up. Either way the next writer sees the old state or the new one,
+never half; and neither a write nor its recovery replaces a file that holds anything but
+the version it expects (`atomic.py`): a person's edit on disk is never overwritten.
+
+Callers go through `transaction.WriteTransaction`, which validates first.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import pygit2
 from pygit2.enums import FileMode, FileStatus
 
 from memrepo.clock import Clock, Identity
-from memrepo.errors import RepoStateError
-from memrepo.folder import bulkwrite
-from memrepo.folder.bulkwrite import write_new_file
+from memrepo.errors import RepoStateError, WorktreeChanged
+from memrepo.folder import atomic, bulkwrite
+from memrepo.folder.bulkwrite import WorktreePlan
+from memrepo.folder.journal import BrokenJournal, Journal, JournalEntry
 from memrepo.folder.objects import NewObjects, signature
 from memrepo.folder.trees import (
     blob_data,
@@ -37,7 +42,7 @@ from memrepo.folder.trees import (
 )
 
 MAIN = "refs/heads/main"
-JOURNAL_NAME = "journal.json"
+_FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
 
 _USER_EDIT_FLAGS = (
     FileStatus.WT_MODIFIED
@@ -61,6 +66,16 @@ class PreparedCommit:
     changes: Mapping[str, bytes | None]
     blob_ids: Mapping[str, pygit2.Oid | None]
     message: str
+    #: Paths whose new content is a symlink's target (only sync brings those in).
+    links: frozenset[str] = field(default_factory=frozenset)
+
+
+class WriteHooks(Protocol):
+    """Told each step of a write as it is done: "journal", "worktree", "ref", "index"
+    (the journal is cleared right after "index"). A host or a test can watch, pause or
+    stop a write there; production code passes none."""
+
+    def reached(self, step: str) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,20 +95,32 @@ class GitStore:
     """A memory repo's git side; every method that writes expects the write lock held."""
 
     def __init__(
-        self, repo: pygit2.Repository, state_dir: Path, identity: Identity, clock: Clock
+        self,
+        repo: pygit2.Repository,
+        state_dir: Path,
+        identity: Identity,
+        clock: Clock,
+        hooks: WriteHooks | None = None,
     ) -> None:
         self.repo = repo
         self.root = Path(repo.workdir)
         self.state_dir = state_dir
         self.identity = identity
         self.clock = clock
+        self.hooks = hooks
+        self.journal = Journal(state_dir)
         self._tmp_ready = False
+
+    @property
+    def branch_ref(self) -> str:
+        """The branch memrepo commits to."""
+        return MAIN
 
     # --- reading -------------------------------------------------------------------
 
     def main_commit(self) -> pygit2.Commit | None:
         """The commit main points at, or None for an unborn repo."""
-        ref = self.repo.references.get(MAIN)
+        ref = self.repo.references.get(self.branch_ref)
         if ref is None:
             return None
         commit = self.repo[ref.target]
@@ -210,24 +237,16 @@ class GitStore:
 
     # --- writing -------------------------------------------------------------------
 
-    def commit_files(
+    def prepare_small(
         self,
         changes: Mapping[str, bytes | None],
         message: str,
         parent: pygit2.Commit,
         *,
         author: Identity | None = None,
-    ) -> str:
-        """Commit `changes` (path -> bytes, None deletes) on top of `parent`; returns the id.
-
-        Caller holds the write lock. Raises RepoStateError if main moved meanwhile.
-        A large change set's objects go into one pack (`objects.NewObjects`).
-        """
-        if bulkwrite.is_bulk(changes):
-            objects = NewObjects(self.repo)
-            prepared = self.prepare_commit(objects, changes, message, parent, author=author)
-            objects.save()
-            return self.publish(prepared)
+    ) -> PreparedCommit:
+        """A commit of a few changes on `parent`, its objects written loose by libgit2
+        (a large change set goes through `prepare_commit` and one pack instead)."""
         blob_ids = {
             path: (store_blob(self.repo, data) if data is not None else None)
             for path, data in changes.items()
@@ -239,7 +258,7 @@ class GitStore:
         commit_id = self.repo.create_commit(
             None, author_sig, committer_sig, message, tree_id, [parent.id]
         )
-        return self.publish(PreparedCommit(commit_id, parent.id, changes, blob_ids, message))
+        return PreparedCommit(commit_id, parent.id, changes, blob_ids, message)
 
     def prepare_commit(
         self,
@@ -261,75 +280,108 @@ class GitStore:
         commit_id = objects.commit(tree_id, [parent.id], author_sig, committer_sig, message)
         return PreparedCommit(commit_id, parent.id, changes, blob_ids, message)
 
-    def publish(self, prepared: PreparedCommit) -> str:
-        """Make a prepared commit (its objects saved) main: journal, worktree, ref, index."""
-        files = {p: (str(o) if o is not None else None) for p, o in prepared.blob_ids.items()}
-        self._write_journal(str(prepared.commit_id), str(prepared.parent_id), files)
-        stats = self._write_worktree(prepared.changes)
-        self._move_main(prepared.commit_id, prepared.parent_id, prepared.message)
-        self._update_index(prepared.changes, prepared.blob_ids, stats)
-        self._clear_journal()
+    def publish(self, prepared: PreparedCommit, *, write_worktree: bool = True) -> str:
+        """Make a prepared commit (its objects saved) the branch tip: journal, worktree,
+        ref (compare-and-swap against the parent), index, then the journal is cleared.
+
+        Each worktree file is replaced only while it holds the parent's version (or
+        already the new one); anything else is a person's save and WorktreeChanged is
+        raised with nothing applied. `write_worktree=False` is for a commit of what is
+        on disk already (a person's edits): nothing on disk is touched.
+        """
+        parent = self.repo[prepared.parent_id]
+        assert isinstance(parent, pygit2.Commit)
+        self.journal.write(
+            prepared.commit_id, prepared.parent_id, prepared.blob_ids, prepared.links
+        )
+        self._reached("journal")
+        stats: dict[str, os.stat_result] = {}
+        try:
+            if write_worktree:
+                stats = self._write_worktree(prepared, parent.tree, keep_changed=False)
+            else:
+                stats = self._stats_on_disk(prepared.blob_ids)
+            self._reached("worktree")
+            self._move_branch(prepared.commit_id, prepared.parent_id, prepared.message)
+        except WorktreeChanged:
+            self.journal.clear()  # every file was put back: nothing to recover
+            raise
+        self._reached("ref")
+        self._update_index(prepared.blob_ids, stats, prepared.links)
+        self._reached("index")
+        self.journal.clear()
         return str(prepared.commit_id)
+
+    def _reached(self, step: str) -> None:
+        if self.hooks is not None:
+            self.hooks.reached(step)
 
     def _signatures(self, author: Identity | None) -> tuple[pygit2.Signature, pygit2.Signature]:
         """Author (a person's edits keep theirs) and committer, both at the clock's now."""
         when = self.clock.now()
         return signature(author or self.identity, when), signature(self.identity, when)
 
-    def _write_worktree(self, changes: Mapping[str, bytes | None]) -> dict[str, os.stat_result]:
-        """Write the changes (temp file + rename each); the stat data of each file as
-        written, for the index (see `bulkwrite.write_files`).
-
-        No fsync: the same durability as git's own defaults. A killed process cannot
-        leave a torn file (rename is atomic); the journal covers the rest.
-        """
+    def _write_worktree(
+        self, prepared: PreparedCommit, before: pygit2.Tree, *, keep_changed: bool
+    ) -> dict[str, os.stat_result]:
+        """Write the changes over files that still hold their version in `before` (see
+        `bulkwrite.write_files`); the stat data of each file as written, for the index."""
         self._ensure_state_dirs()
-        return bulkwrite.write_files(self.root, self.state_dir / "tmp", changes)
+        expected = {path: file_blob_id(before, path) for path in prepared.changes}
+        plan = WorktreePlan(prepared.changes, prepared.blob_ids, expected, prepared.links)
+        return bulkwrite.write_files(
+            self.repo, self.state_dir / "tmp", plan, keep_changed=keep_changed
+        )
+
+    def _stats_on_disk(
+        self, blob_ids: Mapping[str, pygit2.Oid | None]
+    ) -> dict[str, os.stat_result]:
+        """Stat data for files already holding their new blob (see `stat_if_holds`)."""
+        base = os.fspath(self.root)
+        found = {
+            path: bulkwrite.stat_if_holds(f"{base}/{path}", oid)
+            for path, oid in blob_ids.items()
+            if oid is not None
+        }
+        return {path: held for path, held in found.items() if held is not None}
 
     def _ensure_state_dirs(self) -> None:
         if not self._tmp_ready:
             (self.state_dir / "tmp").mkdir(parents=True, exist_ok=True)
             self._tmp_ready = True
 
-    def _move_main(self, new: pygit2.Oid, expected: pygit2.Oid, message: str) -> None:
+    def _move_branch(self, new: pygit2.Oid, expected: pygit2.Oid, message: str) -> None:
         summary = message.splitlines()[0] if message else ""
+        ref = self.branch_ref
+        name = ref.removeprefix("refs/heads/")
         try:
             with self.repo.transaction() as txn:
-                txn.lock_ref(MAIN)
-                current = self.repo.references.get(MAIN)
+                txn.lock_ref(ref)
+                current = self.repo.references.get(ref)
                 if current is None or current.target != expected:
                     raise RepoStateError(
-                        f"main moved while memrepo was writing (expected {str(expected)[:10]});"
-                        " the write was not applied, try again"
+                        f"{name} moved while memrepo was writing (expected "
+                        f"{str(expected)[:10]}); the write was not applied, try again"
                     )
-                txn.set_target(MAIN, new, message=f"memrepo: {summary}")
+                txn.set_target(ref, new, message=f"memrepo: {summary}")
         except pygit2.GitError as exc:
             raise RepoStateError(
-                f"cannot move main ({exc}); if no git command is running, delete "
-                f"{Path(self.repo.path) / 'refs/heads/main.lock'} and retry"
+                f"cannot move {name} ({exc}); if no git command is running, delete "
+                f"{Path(self.repo.path) / (ref + '.lock')} and retry"
             ) from exc
 
     def _update_index(
         self,
-        changes: Mapping[str, bytes | None],
-        blob_ids: Mapping[str, pygit2.Oid | None] | None = None,
-        stats: Mapping[str, os.stat_result] | None = None,
+        blob_ids: Mapping[str, pygit2.Oid | None],
+        stats: Mapping[str, os.stat_result],
+        links: frozenset[str] = frozenset(),
     ) -> None:
-        """Catch git's index up with a commit. With the blob ids known, each path goes in
-        by id with the `stats` of the file as written (see `bulkwrite`); without ids
-        (sync, which may write symlinks) each file is added from the worktree."""
+        """Catch git's index up with a commit: each path by blob id, with the `stats` of
+        the file as written where there are any (see `bulkwrite`)."""
         try:
             index = self.repo.index
             index.read(False)
-            if blob_ids is not None:
-                bulkwrite.stage_blobs(index, blob_ids, stats or {})
-            else:
-                for path, data in changes.items():
-                    if data is None:
-                        if path in index:
-                            index.remove(path)
-                    else:
-                        index.add(path)
+            bulkwrite.stage_blobs(index, blob_ids, stats, links)
             index.write()
         except (pygit2.GitError, OSError) as exc:
             raise RepoStateError(
@@ -338,64 +390,64 @@ class GitStore:
                 "the update on its next write"
             ) from exc
 
-    # --- crash journal -------------------------------------------------------------
-
-    @property
-    def _journal_path(self) -> Path:
-        return self.state_dir / JOURNAL_NAME
-
-    def _write_journal(self, commit: str, parent: str, files: dict[str, str | None]) -> None:
-        # Written in place, not renamed: a torn journal can only come from a crash before
-        # anything else was touched, and recover() drops a journal it cannot read.
-        self._ensure_state_dirs()
-        data = json.dumps({"commit": commit, "parent": parent, "files": files}).encode()
-        write_new_file(self._journal_path, data)
-
-    def _clear_journal(self) -> None:
-        self._journal_path.unlink(missing_ok=True)
+    # --- crash recovery ------------------------------------------------------------
 
     def recover(self) -> bool:
         """Finish or drop a write a crashed process left half-done; True if one was found.
 
-        Caller holds the write lock.
+        Only files still holding the parent's version are brought to the commit's: a
+        file edited since the crash keeps the person's bytes (their edit is committed
+        by the next write). Caller holds the write lock.
         """
         try:
-            journal = json.loads(self._journal_path.read_text())
-            commit_id = pygit2.Oid(hex=journal["commit"])
-            parent_id = pygit2.Oid(hex=journal["parent"])
-            files: dict[str, str | None] = journal["files"]
-        except FileNotFoundError:
+            entry = self.journal.load(self.repo, self.root)
+        except BrokenJournal as exc:
+            self.journal.set_aside(str(exc))
+            return True
+        if entry is None:
             return False
-        except (ValueError, KeyError, TypeError):
-            self._clear_journal()
-            return True
         self._drop_stale_git_locks()
-        main = self.repo.references.get(MAIN)
-        head = main.target if main is not None else None
-        if commit_id not in self.repo or (head != commit_id and head != parent_id):
-            self._clear_journal()
+        tip = self.repo.references.get(self.branch_ref)
+        head = tip.target if tip is not None else None
+        try:
+            if head == entry.parent_id:
+                self._roll_forward(entry)
+            elif head == entry.commit.id:
+                self._catch_up(entry)
+        except (OSError, pygit2.GitError) as exc:
+            self.journal.set_aside(f"it could not be applied ({exc})")
             return True
-        changes = {
-            path: (self._blob_bytes(oid) if oid is not None else None)
-            for path, oid in files.items()
-        }
-        if head == parent_id:
-            parent = self.repo[parent_id]
-            assert isinstance(parent, pygit2.Commit)
-            if not self._worktree_is_old_or_new(parent, changes):
-                # Someone edited these files since the crash; their edit wins.
-                self._clear_journal()
-                return True
-            stats = self._write_worktree(changes)
-            commit = self.repo[commit_id]
-            assert isinstance(commit, pygit2.Commit)
-            self._move_main(commit_id, parent_id, commit.message)
-        else:
-            stats = self._write_worktree(changes)
-        blob_ids = {p: (pygit2.Oid(hex=o) if o is not None else None) for p, o in files.items()}
-        self._update_index(changes, blob_ids, stats)
-        self._clear_journal()
+        self.journal.clear()
         return True
+
+    def _roll_forward(self, entry: JournalEntry) -> None:
+        """The crash came before the ref moved: finish the write unless one of its
+        files was edited since (then the person's edit wins and the write is dropped)."""
+        parent = self.repo[entry.parent_id]
+        assert isinstance(parent, pygit2.Commit)
+        for path, new in entry.blob_ids.items():
+            on_disk = blob_id_on_disk(self.root, path)
+            if on_disk != new and on_disk != file_blob_id(parent.tree, path):
+                return
+        self._catch_up(entry, parent.tree)
+        self._move_branch(entry.commit.id, entry.parent_id, entry.commit.message)
+
+    def _catch_up(self, entry: JournalEntry, before: pygit2.Tree | None = None) -> None:
+        """Bring the worktree (files still at the parent's version) and the index to the
+        commit."""
+        if before is None:
+            parent = self.repo[entry.parent_id]
+            assert isinstance(parent, pygit2.Commit)
+            before = parent.tree
+        changes = {
+            path: (blob_data(self.repo, oid) if oid is not None else None)
+            for path, oid in entry.blob_ids.items()
+        }
+        prepared = PreparedCommit(
+            entry.commit.id, entry.parent_id, changes, entry.blob_ids, "", entry.links
+        )
+        stats = self._write_worktree(prepared, before, keep_changed=True)
+        self._update_index(entry.blob_ids, stats, entry.links)
 
     def _drop_stale_git_locks(self) -> None:
         """Lock files a killed writer left between its journal and its ref/index update.
@@ -405,19 +457,22 @@ class GitStore:
         instant is the one case this cannot tell apart; git would then fail cleanly).
         """
         git_dir = Path(self.repo.path)
-        for name in ("refs/heads/main.lock", "index.lock"):
+        started = self.journal.path.stat().st_mtime - 1
+        for name in (self.branch_ref + ".lock", "index.lock"):
             lock = git_dir / name
-            if lock.exists() and lock.stat().st_mtime >= self._journal_path.stat().st_mtime - 1:
+            if lock.exists() and lock.stat().st_mtime >= started:
                 lock.unlink(missing_ok=True)
 
-    def _blob_bytes(self, oid: str) -> bytes:
-        return blob_data(self.repo, oid)
 
-    def _worktree_is_old_or_new(
-        self, parent: pygit2.Commit, changes: Mapping[str, bytes | None]
-    ) -> bool:
-        for path, new in changes.items():
-            current = self.read_worktree(path)
-            if current != new and current != read_blob(self.repo, parent.tree, path):
-                return False
-        return True
+def file_blob_id(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
+    """The blob a tree holds at `path` (a file or symlink), None when it holds none."""
+    try:
+        entry = tree[path]
+    except KeyError:
+        return None
+    return entry.id if entry.filemode in _FILE_MODES else None
+
+
+def blob_id_on_disk(root: Path, path: str) -> pygit2.Oid | None:
+    """The blob id of what the worktree holds at `path` (see `atomic.blob_id_on_disk`)."""
+    return atomic.blob_id_on_disk(f"{os.fspath(root)}/{path}")

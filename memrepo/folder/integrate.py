@@ -19,13 +19,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError
-from memrepo.folder.gitstore import MAIN
+from memrepo.folder.gitstore import MAIN, PreparedCommit
 from memrepo.folder.messages import build_message
 from memrepo.folder.objects import signature
 from memrepo.folder.repo import MemoryFolder
@@ -51,9 +50,9 @@ class WorktreeChange:
 def commit_pending_edits(folder: MemoryFolder) -> pygit2.Commit:
     """Recover a crashed write, check HEAD, commit people's uncommitted edits: the same
     first steps as every memrepo write. Returns main. Caller holds the write lock."""
-    # The folder's own write preamble (not a copy of it): sync must treat edits exactly
-    # as remember does (secrets refused, auto_commit_user_edits honoured).
-    return folder._begin_write()
+    # The write transaction's own steps (not a copy of them): sync must treat edits
+    # exactly as remember does (secrets refused, auto_commit_user_edits honoured).
+    return folder.transaction.begin()
 
 
 def main_commit(folder: MemoryFolder) -> pygit2.Commit:
@@ -162,22 +161,22 @@ def sync_message(summary: str, body: str = "") -> str:
 
 
 def _move(folder: MemoryFolder, expected: pygit2.Commit, new: pygit2.Commit, why: str) -> None:
-    """The tail of every write (journal, worktree, main by compare-and-swap, git index),
-    for a commit that already exists."""
-    store = folder.store
+    """The tail of every write (checks, journal, worktree, main by compare-and-swap,
+    git index) through the write transaction, for a commit that already exists."""
     paths = changed_paths(folder.repo, expected.tree, new.tree)
     changes = {path: _content(folder.repo, new.tree, path) for path in paths}
     _refuse_overwrite(folder, expected, changes)
-    blobs = {path: _blob_id(new.tree, path) for path in paths}
-    # The journal, worktree writes, ref swap and index update of GitStore.commit_files,
-    # reused so `recover()` finishes a sync a crash interrupted like any other write.
-    store._write_journal(str(new.id), str(expected.id), blobs)
-    files = {p: c.data for p, c in changes.items() if not c.link}
-    store._write_worktree(files)
-    _write_links(folder.root, {p: c for p, c in changes.items() if c.link})
-    store._move_main(new.id, expected.id, why)
-    store._update_index({p: c.data for p, c in changes.items()})
-    store._clear_journal()
+    prepared = PreparedCommit(
+        commit_id=new.id,
+        parent_id=expected.id,
+        changes={path: change.data for path, change in changes.items()},
+        blob_ids={path: _blob_id(new.tree, path) for path in paths},
+        message=why,
+        links=frozenset(path for path, change in changes.items() if change.link),
+    )
+    # Another machine's bytes: paths are checked like any write's, contents are not
+    # refused (a binary-looking file is lint's finding, never a reason to drop theirs).
+    folder.transaction.publish(prepared, screen=False)
 
 
 def _refuse_overwrite(
@@ -220,23 +219,12 @@ def _content(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> WorktreeC
     return WorktreeChange(blob_data(repo, entry.id), link=entry.filemode == FileMode.LINK)
 
 
-def _blob_id(tree: pygit2.Tree, path: str) -> str | None:
+def _blob_id(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
     try:
         entry = tree[path]
     except KeyError:
         return None
-    return str(entry.id) if entry.filemode in _FILE_MODES else None
-
-
-def _write_links(root: Path, links: Mapping[str, WorktreeChange]) -> None:
-    """Symlinks stay symlinks (as git checks them out); memrepo never reads through one."""
-    for path, change in links.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.is_symlink() or target.is_file():
-            target.unlink()
-        assert change.data is not None
-        os.symlink(change.data.decode("utf-8", "surrogateescape"), target)
+    return entry.id if entry.filemode in _FILE_MODES else None
 
 
 def _commit(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Commit:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import ObjectType
 
-from memrepo.folder.bulkwrite import write_new_file
+from memrepo.folder.atomic import write_new_file
 
 #: Below this many new objects, loose ones cost less than a pack; every lookup scans
 #: each pack's index, so a pack per small write would slow the repo down over time.

@@ -1,14 +1,36 @@
-"""Where a write may land: always a markdown file strictly inside the memory root."""
+"""Where a write may land: always a file strictly inside the memory root, under a name
+git, the file system and the Index format can all hold.
+
+`check_path` is the one rule set. Every writer applies it to every path before its crash
+journal is written (a path the file system refuses would otherwise fail half-way and
+leave a journal that cannot be applied), and recovery applies it to a journal's paths
+before trusting them.
+"""
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from pathlib import Path, PurePosixPath
 
 from memrepo.errors import PathOutsideRoot
 
 _SLUG_DROP = re.compile(r"[^\w-]+")
+
+#: Bytes per path component: the limit of ext4, APFS, NTFS and most others.
+MAX_NAME_BYTES = 255
+#: Bytes of a root-relative path; also kept this far below PATH_MAX with the root in
+#: front (the temp names of a write and git's own lock files need the room).
+MAX_PATH_BYTES = 4096
+_PATH_MAX = 4096
+_PATH_MARGIN = 256
+#: Folders below the root. Deeper trees are no memory layout anyone reads, and each
+#: level costs a `mkdir` and a tree object per write.
+MAX_DEPTH = 32
+#: Control characters (C0 and DEL): a newline in a path breaks commit messages, the
+#: Index and `git status -z`-less tools; NUL ends a C string.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def normalize_target(root: Path, file: str) -> str:
@@ -33,12 +55,53 @@ def normalize_target(root: Path, file: str) -> str:
         raise PathOutsideRoot(file, "nothing under .git is memory")
     if not parts[-1].endswith(".md"):
         parts[-1] += ".md"
+    check_path("/".join(parts), root)
     current = root
     for part in parts:
         current = current / part
         if current.is_symlink():
             raise PathOutsideRoot(file, f"{current.relative_to(root)} is a symlink")
     return "/".join(parts)
+
+
+def check_path(path: str, root: Path | None = None) -> None:
+    """Raise PathOutsideRoot unless `path` is a root-relative posix path that git, the
+    file system (with `root` in front, when given) and the Index format can all hold."""
+    if not path or path.startswith("/"):
+        raise PathOutsideRoot(path, "an empty or absolute path is not allowed")
+    if "\\" in path or "[[" in path or "]]" in path:
+        raise PathOutsideRoot(path, "backslashes, '[[' and ']]' are not allowed in paths")
+    try:
+        size = len(path.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise PathOutsideRoot(path, "the path is not valid UTF-8") from None
+    parts = path.split("/")
+    if len(parts) > MAX_DEPTH + 1:
+        raise PathOutsideRoot(path, f"more than {MAX_DEPTH} folders deep")
+    if size > MAX_PATH_BYTES:
+        raise PathOutsideRoot(
+            path, f"the path is too long ({size} bytes, at most {MAX_PATH_BYTES})"
+        )
+    if root is not None and len(os.fsencode(root)) + 1 + size > _PATH_MAX - _PATH_MARGIN:
+        raise PathOutsideRoot(path, "the path is too long with the memory root in front of it")
+    for part in parts:
+        _check_part(path, part)
+
+
+def _check_part(path: str, part: str) -> None:
+    if part in ("", ".", ".."):
+        raise PathOutsideRoot(path, "empty, '.' and '..' path components are not allowed")
+    if _CONTROL.search(part):
+        raise PathOutsideRoot(path, "control characters (newline, tab, NUL) are not allowed")
+    if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+        raise PathOutsideRoot(path, f"a file or folder name is longer than {MAX_NAME_BYTES} bytes")
+    if part.endswith((".", " ")):
+        # Windows drops them, so "notes." and "notes" would be one file there.
+        raise PathOutsideRoot(path, "a name may not end with a dot or a space")
+    folded = part.casefold()
+    if folded == ".git" or folded == "git~1":
+        # git~1 is .git's 8.3 short name on Windows; git refuses both at any depth.
+        raise PathOutsideRoot(path, "nothing under .git is memory")
 
 
 def slugify(name: str) -> str:

@@ -1,46 +1,41 @@
-"""The memory folder: the only writer of the memory repo's tree, commits and main.
+"""The memory folder: the only writer of the memory repo's tree, commits and branch.
 
-Every write runs under the write lock and follows the same steps: finish a crashed write,
-check HEAD is on main, commit any edits a person left uncommitted (their own commit, so
-it stays separately undoable), then make exactly one commit for the change.
+Every write goes through the one write transaction (`transaction.py`): under the write
+lock, finish a crashed write, check HEAD, commit any edits a person left uncommitted
+(their own commit, so it stays separately undoable), validate, then make exactly one
+commit for the change, replacing only files that still hold what the change was built on.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 
 from memrepo.clock import Clock, Identity, SystemClock
 from memrepo.config import LocalConfig, load_config
-from memrepo.errors import (
-    DirtyWorktree,
-    EntryNotFound,
-    FormatError,
-    NotAMemoryRepo,
-    RepoStateError,
-    SecretInEdit,
-)
+from memrepo.errors import EntryNotFound, FormatError, NotAMemoryRepo, RepoStateError
 from memrepo.folder import reinforcements
-from memrepo.folder.gitstore import MAIN, GitStore, PendingEdits
+from memrepo.folder.entries import (
+    ENTRY_POINT,
+    INITIAL_MEMORY,
+    SWARM_PREFIX,
+    EntryWrite,
+    link_from_index,
+    outranked,
+    parse_or_new,
+    subject_holder,
+)
+from memrepo.folder.gitstore import MAIN, GitStore, WriteHooks
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, commit_info, summarize
-from memrepo.folder.paths import link_target
+from memrepo.folder.paths import check_path, link_target
+from memrepo.folder.transaction import Change, WriteTransaction
 from memrepo.folder.trees import changed_paths
-from memrepo.folder.undo import default_target, first_parent_history, plan_undo
-from memrepo.formats import (
-    Document,
-    Entry,
-    format_entry,
-    normalize_text,
-    parse,
-    serialize,
-)
+from memrepo.folder.undo import UndoPlan, default_target, first_parent_history, plan_undo
+from memrepo.formats import Document, format_entry, normalize_text, parse, serialize
 from memrepo.formats import entry_id as entry_id_of
-from memrepo.hygiene import find_secrets
 from memrepo.models import (
     CommitInfo,
     EntryView,
@@ -51,25 +46,18 @@ from memrepo.models import (
 )
 from memrepo.models.folder import WhyReport
 
+__all__ = [
+    "ENTRY_POINT",
+    "INITIAL_MEMORY",
+    "STATE_DIR",
+    "SWARM_PREFIX",
+    "EntryWrite",
+    "MemoryFolder",
+    "make_ref",
+    "parse_ref",
+]
+
 STATE_DIR = "memrepo"
-ENTRY_POINT = "MEMORY.md"
-INITIAL_MEMORY = b"# Memory\n\n## Index\n"
-SWARM_PREFIX = "swarms/"
-
-
-@dataclass(frozen=True, slots=True)
-class EntryWrite:
-    """A screened entry on its way into one file (metadata already decided)."""
-
-    path: str
-    text: str
-    metadata: Mapping[str, str]
-    by: str
-    origin: str
-    task: str | None = None
-    title: str | None = None
-    redacted: tuple[str, ...] = ()
-    truncated: bool = False
 
 
 def parse_ref(ref: str) -> tuple[str, str]:
@@ -86,7 +74,8 @@ def make_ref(path: str, entry_id: str) -> str:
 
 
 class MemoryFolder:
-    """One memory root: its git repository, local state dir and write lock."""
+    """One memory root: its git repository, local state dir, write lock and the one
+    write transaction every change goes through (`transaction`)."""
 
     def __init__(
         self,
@@ -95,6 +84,7 @@ class MemoryFolder:
         identity: Identity | None = None,
         clock: Clock | None = None,
         config: LocalConfig | None = None,
+        hooks: WriteHooks | None = None,
     ) -> None:
         self.repo = repo
         self.root = Path(repo.workdir).resolve()
@@ -103,8 +93,9 @@ class MemoryFolder:
         self.clock: Clock = clock or SystemClock()
         # Machine writes are committed as memrepo; people's edits keep their git identity.
         self.identity = identity or Identity()
-        self.store = GitStore(repo, self.state_dir, self.identity, self.clock)
+        self.store = GitStore(repo, self.state_dir, self.identity, self.clock, hooks)
         self.lock = WriteLock(self.state_dir, self.config.lock_timeout_seconds)
+        self.transaction = WriteTransaction(self.store, self.lock, self.config)
 
     # --- opening ---------------------------------------------------------------------
 
@@ -117,7 +108,7 @@ class MemoryFolder:
         clock: Clock | None = None,
         config: LocalConfig | None = None,
     ) -> MemoryFolder:
-        """Create (or adopt) a git repo at `path` with MEMORY.md on main."""
+        """Create (or adopt) a git repo at `path` with MEMORY.md on its branch."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         git_dir = path / ".git"
@@ -135,9 +126,13 @@ class MemoryFolder:
                 raise RepoStateError(f"{path}: {folder.store.head_problem()}")
             if repo.head_is_unborn and folder._head_branch() != MAIN:
                 repo.set_head(MAIN)
-            parent = folder.store.require_writable() if head is not None else None
             message = build_message("Create the memory repo", origin="init", by="user")
-            folder._commit({ENTRY_POINT: INITIAL_MEMORY}, message, parent)
+            if head is None:
+                folder._commit_root({ENTRY_POINT: INITIAL_MEMORY}, message)
+            else:
+                folder.transaction.run(
+                    lambda parent: Change({ENTRY_POINT: INITIAL_MEMORY}, message)
+                )
         return folder
 
     @classmethod
@@ -148,8 +143,10 @@ class MemoryFolder:
         identity: Identity | None = None,
         clock: Clock | None = None,
         config: LocalConfig | None = None,
+        hooks: WriteHooks | None = None,
     ) -> MemoryFolder:
-        """Open an existing memory root; says clearly when `path` is not one."""
+        """Open an existing memory root; says clearly when `path` is not one. A write a
+        crashed process left half-done is finished (or set aside) here."""
         path = Path(path)
         if not path.is_dir():
             raise NotAMemoryRepo(str(path), "no such directory")
@@ -161,10 +158,10 @@ class MemoryFolder:
             raise NotAMemoryRepo(str(path), f"git cannot open it: {exc}") from exc
         if repo.is_bare:
             raise NotAMemoryRepo(str(path), "a bare repository has no files to edit")
-        folder = cls(repo, identity=identity, clock=clock, config=config)
+        folder = cls(repo, identity=identity, clock=clock, config=config, hooks=hooks)
         if folder.store.main_commit() is None and not list(repo.branches.local):
             raise NotAMemoryRepo(str(path), "the repository has no commits")
-        if folder.store._journal_path.exists():
+        if folder.store.journal.exists():
             with folder.lock:
                 folder.store.recover()
         return folder
@@ -173,145 +170,76 @@ class MemoryFolder:
         head = self.repo.references.get("HEAD")
         return str(head.target) if head is not None else ""
 
-    # --- writing ---------------------------------------------------------------------
-
-    def _begin_write(self) -> pygit2.Commit:
-        """Recover, check HEAD, and commit pending user edits; returns the parent."""
-        self.store.recover()
-        parent = self.store.require_writable()
-        pending = self.store.pending_edits()
-        if pending.paths:
-            if not self.config.auto_commit_user_edits:
-                raise DirtyWorktree(pending.paths)
-            parent = self._commit_user_edits(parent, pending)
-        return parent
-
-    def _commit(
-        self,
-        changes: Mapping[str, bytes | None],
-        message: str,
-        parent: pygit2.Commit | None,
-        author: Identity | None = None,
-    ) -> str:
-        if parent is None:
-            return self._commit_root(changes, message)
-        return self.store.commit_files(changes, message, parent, author=author)
-
-    def _commit_root(self, changes: Mapping[str, bytes | None], message: str) -> str:
-        """The first commit of an empty repo (main does not exist yet)."""
+    def _commit_root(self, changes: Mapping[str, bytes], message: str) -> str:
+        """The first commit of an empty repo (no branch to compare-and-swap yet)."""
         builder = self.repo.TreeBuilder()
         for path, data in changes.items():
-            assert data is not None and "/" not in path
+            assert "/" not in path
             builder.insert(path, self.repo.create_blob(data), pygit2.enums.FileMode.BLOB)
         when = self.clock.now()
         sig = pygit2.Signature(self.identity.name, self.identity.email, int(when.timestamp()))
-        commit_id = self.repo.create_commit(MAIN, sig, sig, message, builder.write(), [])
-        for path, data in changes.items():
-            (self.root / path).write_bytes(data or b"")
+        branch = self.store.branch_ref
+        commit_id = self.repo.create_commit(branch, sig, sig, message, builder.write(), [])
         index = self.repo.index
         index.read(False)
-        for path in changes:
+        for path, data in changes.items():
+            (self.root / path).write_bytes(data)
             index.add(path)
         index.write()
         return str(commit_id)
 
-    def _commit_user_edits(self, parent: pygit2.Commit, pending: PendingEdits) -> pygit2.Commit:
-        changes: dict[str, bytes | None] = {}
-        for path in (*pending.modified, *pending.added):
-            data = self.store.read_worktree(path)
-            if data is None:
-                continue
-            _refuse_secrets(path, data)
-            changes[path] = data
-        for path in pending.deleted:
-            changes[path] = None
-        if not changes:
-            return parent
-        names = sorted(changes)
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-        message = build_message(
-            summarize("Record edits made outside memrepo", shown),
-            origin="edit",
-            by="user",
-            body="\n".join(f"- {name}" for name in names),
-        )
-        user = _user_identity(self.repo) or self.identity
-        self._commit(changes, message, parent, author=user)
-        head = self.store.main_commit()
-        assert head is not None
-        return head
+    # --- writing ---------------------------------------------------------------------
 
     def write_entry(self, write: EntryWrite) -> WriteResult:
         """Steps 3-6 of the write pipeline for one screened entry."""
-        with self.lock:
-            parent = self._begin_write()
+        check_path(write.path, self.root)  # before anything, even a reinforcement
+        outcome: list[WriteResult] = []
+
+        def plan(parent: pygit2.Commit) -> Change | None:
+            outcome.clear()
             existing = self.store.read(write.path, parent)
-            doc = _parse_or_new(existing, write)
+            doc = parse_or_new(existing, write)
             norm = normalize_text(write.text)
             for entry in doc.entries:
                 if normalize_text(entry.text) == norm:
-                    ref = make_ref(write.path, entry.id)
-                    reinforcements.record(self.state_dir, ref, write.by, write.task)
-                    return self._result("reinforced", write, entry.id, None)
+                    outcome.append(_result("reinforced", write, entry.id, None))
+                    return None
             line = format_entry(write.text, write.metadata)
-            subject = write.metadata.get("subject")
-            holder = _subject_holder(doc, subject)
+            holder = subject_holder(doc, write.metadata.get("subject"))
+            if holder is not None and outranked(holder, write.by):
+                ref = make_ref(write.path, holder.id)
+                outcome.append(
+                    WriteResult(status="skipped", reason="outranked", ref=ref, path=write.path)
+                )
+                return None
             if holder is not None:
-                if _entry_by(holder) == "user" and write.by != "user":
-                    return WriteResult(
-                        status="skipped",
-                        reason="outranked",
-                        ref=make_ref(write.path, holder.id),
-                        path=write.path,
-                    )
                 doc.replace_line(holder.line_no, line)
-                action = "superseded"
             else:
                 doc.add_entry(line)
-                action = "inserted"
+            action = "superseded" if holder is not None else "inserted"
             changes: dict[str, bytes | None] = {write.path: serialize(doc)}
             if existing is None:
-                self._link_from_index(changes, write.path, parent)
-            verb = "Update" if action == "superseded" else "Remember"
+                link_from_index(changes, write.path, self.store.read(ENTRY_POINT, parent))
+            verb = "Update" if holder is not None else "Remember"
             message = build_message(
                 summarize(verb, write.text), origin=write.origin, by=write.by, task=write.task
             )
-            commit = self._commit(changes, message, parent)
-            entry_id = entry_id_of(write.text, write.metadata)
-            return self._result(action, write, entry_id, commit)
+            outcome.append(_result(action, write, entry_id_of(write.text, write.metadata), None))
+            return Change(changes, message)
 
-    def _result(
-        self, action: str, write: EntryWrite, entry_id: str, commit: str | None
-    ) -> WriteResult:
-        return WriteResult(
-            status="written",
-            action=action,  # type: ignore[arg-type]
-            ref=make_ref(write.path, entry_id),
-            path=write.path,
-            commit=commit,
-            redacted=write.redacted,
-            truncated=write.truncated,
-        )
-
-    def _link_from_index(
-        self, changes: dict[str, bytes | None], path: str, parent: pygit2.Commit
-    ) -> None:
-        """Link a new file from MEMORY.md's Index (never a swarm file, never itself)."""
-        if path == ENTRY_POINT or path.startswith(SWARM_PREFIX):
-            return
-        data = changes.get(ENTRY_POINT) or self.store.read(ENTRY_POINT, parent)
-        index_doc = parse(data if data is not None else INITIAL_MEMORY, ENTRY_POINT)
-        target = link_target(path)
-        if any(link.target == target for link in index_doc.index_links):
-            return
-        index_doc.add_index_link(target)
-        changes[ENTRY_POINT] = serialize(index_doc)
+        with self.lock:
+            commit = self.transaction.run(plan)
+            result = outcome[0]
+            if result.action == "reinforced" and result.ref is not None:
+                reinforcements.record(self.state_dir, result.ref, write.by, write.task)
+        return result if commit is None else result.model_copy(update={"commit": commit})
 
     def forget(self, ref: str, *, by: str = "user", task: str | None = None) -> ForgetResult:
         """Remove one entry in one commit."""
         path, entry_id = parse_ref(ref)
-        with self.lock:
-            parent = self._begin_write()
+        found: list[str] = []
+
+        def plan(parent: pygit2.Commit) -> Change:
             data = self.store.read(path, parent)
             if data is None:
                 raise EntryNotFound(ref, f"{path} is not in the memory repo")
@@ -320,16 +248,20 @@ class MemoryFolder:
             if entry is None:
                 raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}")
             doc.remove_line(entry.line_no)
+            found[:] = [entry.text]
             message = build_message(
                 summarize("Forget", entry.text), origin="forget", by=by, task=task
             )
-            commit = self._commit({path: serialize(doc)}, message, parent)
-            return ForgetResult(ref=ref, path=path, text=entry.text, commit=commit)
+            return Change({path: serialize(doc)}, message)
+
+        commit = self.transaction.run(plan)
+        assert commit is not None
+        return ForgetResult(ref=ref, path=path, text=found[0], commit=commit)
 
     def remove_file(self, path: str, *, by: str, reason: str) -> str | None:
         """Remove a file and its Index link in one commit; None when it is not there."""
-        with self.lock:
-            parent = self._begin_write()
+
+        def plan(parent: pygit2.Commit) -> Change | None:
             if self.store.read(path, parent) is None:
                 return None
             changes: dict[str, bytes | None] = {path: None}
@@ -342,25 +274,37 @@ class MemoryFolder:
                         doc.remove_line(link.line_no)
                 changes[ENTRY_POINT] = serialize(doc)
             message = build_message(summarize("Remove", f"{path} ({reason})"), origin="edit", by=by)
-            return self._commit(changes, message, parent)
+            return Change(changes, message)
+
+        return self.transaction.run(plan)
 
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
-        """Reverse one commit (default: the newest memrepo commit not yet undone)."""
+        """Reverse one commit (default: the newest memrepo commit not yet undone).
+
+        The target is chosen before a person's pending edits are committed, so a bare
+        `undo` reverses the last memrepo write, never the edit commit it makes itself.
+        """
         with self.lock:
-            head = self._begin_write()
+            head = self.transaction.current()
             target = self._resolve_commit(commit) if commit else default_target(self.repo, head)
-            plan = plan_undo(self.repo, target, head)
             summary = target.message.split("\n", 1)[0]
             message = build_message(
                 summarize("Undo", summary), origin="undo", by=by, undoes=str(target.id)
             )
-            new = self._commit(plan.changes, message, head)
+            plans: list[UndoPlan] = []
+
+            def plan(parent: pygit2.Commit) -> Change:
+                plans[:] = [plan_undo(self.repo, target, parent)]
+                return Change(plans[0].changes, message)
+
+            new = self.transaction.run(plan)
+            assert new is not None
             return UndoResult(
                 undone=str(target.id),
                 commit=new,
-                paths=tuple(sorted(plan.changes)),
-                entries_removed=plan.entries_removed,
-                entries_restored=plan.entries_restored,
+                paths=tuple(sorted(plans[0].changes)),
+                entries_removed=plans[0].entries_removed,
+                entries_restored=plans[0].entries_restored,
             )
 
     def _resolve_commit(self, spec: str) -> pygit2.Commit:
@@ -457,42 +401,13 @@ class MemoryFolder:
         )
 
 
-def _parse_or_new(existing: bytes | None, write: EntryWrite) -> Document:
-    if existing is not None:
-        return parse(existing, write.path)
-    title = write.title or Path(write.path).stem.replace("-", " ").replace("_", " ").title()
-    return parse(f"# {title}\n\n".encode(), write.path)
-
-
-def _subject_holder(doc: Document, subject: str | None) -> Entry | None:
-    if not subject:
-        return None
-    return next((e for e in doc.entries if e.metadata.get("subject") == subject), None)
-
-
-def _entry_by(entry: Entry) -> str:
-    """Who stated an entry: a bullet without `by` was written by a person."""
-    return entry.metadata.get("by", "user") if entry.metadata else "user"
-
-
-def _refuse_secrets(path: str, data: bytes) -> None:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return
-    found = find_secrets(text)
-    if found:
-        line = text.count("\n", 0, found[0].start) + 1
-        raise SecretInEdit(path, line, found[0].kind)
-
-
-def _user_identity(repo: pygit2.Repository) -> Identity | None:
-    """The person's git identity, as `git commit` would pick it (environment, then config)."""
-    name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
-    if name and email:
-        return Identity(name, email)
-    try:
-        sig = repo.default_signature
-    except (KeyError, pygit2.GitError):
-        return None
-    return Identity(sig.name, sig.email)
+def _result(action: str, write: EntryWrite, entry_id: str, commit: str | None) -> WriteResult:
+    return WriteResult(
+        status="written",
+        action=action,  # type: ignore[arg-type]
+        ref=make_ref(write.path, entry_id),
+        path=write.path,
+        commit=commit,
+        redacted=write.redacted,
+        truncated=write.truncated,
+    )

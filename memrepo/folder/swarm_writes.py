@@ -14,6 +14,7 @@ import pygit2
 
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
+from memrepo.folder.transaction import Change
 from memrepo.folder.trees import blob_data
 
 #: Reads a file as it is in the commit the change will be built on (None: not there).
@@ -33,14 +34,14 @@ class SwarmChange:
 def commit_swarm_change(
     folder: MemoryFolder, plan: Callable[[Reader], SwarmChange | None]
 ) -> str | None:
-    """Run `plan` on the current main under the write lock and commit what it returns
-    as one commit with origin swarm; None (no commit) when it returns None.
+    """Run `plan` on the current main in the write transaction and commit what it
+    returns as one commit with origin swarm; None (no commit) when it returns None.
+    `plan` may run again if a file changed on disk under the write (it only reads).
 
     Every path must lie inside `swarms/`: only swarm files are ever written here.
     """
-    with folder.lock:
-        parent = folder._begin_write()
 
+    def plan_change(parent: pygit2.Commit) -> Change | None:
         def read(path: str) -> bytes | None:
             return folder.store.read(path, parent)
 
@@ -51,7 +52,9 @@ def commit_swarm_change(
         if outside:
             raise ValueError(f"swarm changes must stay in {SWARM_PREFIX}: {outside}")
         message = build_message(change.summary, origin="swarm", by=change.by, task=change.task)
-        return folder._commit(change.files, message, parent)
+        return Change(change.files, message)
+
+    return folder.transaction.run(plan_change)
 
 
 def remove_swarm_folder(
@@ -61,15 +64,17 @@ def remove_swarm_folder(
     prefix = f"{SWARM_PREFIX}{name}/"
     if not _in_swarms(prefix + "x"):
         raise ValueError(f"not a swarm folder name: {name!r}")
-    with folder.lock:
-        parent = folder._begin_write()
+
+    def plan(parent: pygit2.Commit) -> Change | None:
         doomed = _paths_under(folder.repo, parent, prefix)
         if not doomed:
             return None
         message = build_message(
             summarize("Remove swarm", f"{name} ({reason})"), origin="swarm", by=by, task=task
         )
-        return folder._commit(dict.fromkeys(doomed), message, parent)
+        return Change(dict.fromkeys(doomed), message)
+
+    return folder.transaction.run(plan)
 
 
 def swarm_folder_names(folder: MemoryFolder) -> list[str]:

@@ -15,6 +15,7 @@ import pygit2
 from memrepo import MemoryRepo
 from memrepo.folder import branches, bulkwrite
 from memrepo.folder.bulkwrite import BULK_MIN
+from memrepo.folder.gitstore import file_blob_id
 from memrepo.folder.trees import build_tree
 
 Git = Callable[..., str]
@@ -103,8 +104,8 @@ def test_crash_mid_large_write_is_rolled_forward(memory_repo: MemoryRepo, git: G
     folder = repo.folder
     changes = _large_change()
     commit_id = _commit_object(folder.repo, base, changes)
-    blob_ids = {p: str(pygit2.hash(d)) if d is not None else None for p, d in changes.items()}
-    folder.store._write_journal(str(commit_id), base, blob_ids)
+    blob_ids = {p: pygit2.hash(d) if d is not None else None for p, d in changes.items()}
+    folder.store.journal.write(commit_id, pygit2.Oid(hex=base), blob_ids)
     for path, data in list(changes.items())[: FILES // 2]:
         assert data is not None
         (root / path).write_bytes(data)
@@ -128,8 +129,8 @@ def test_crash_after_main_moved_catches_worktree_and_index_up(
     folder = repo.folder
     changes = _large_change()
     commit_id = _commit_object(folder.repo, base, changes)
-    blob_ids = {p: str(pygit2.hash(d)) if d is not None else None for p, d in changes.items()}
-    folder.store._write_journal(str(commit_id), base, blob_ids)
+    blob_ids = {p: pygit2.hash(d) if d is not None else None for p, d in changes.items()}
+    folder.store.journal.write(commit_id, pygit2.Oid(hex=base), blob_ids)
     folder.repo.references["refs/heads/main"].set_target(commit_id)
     MemoryRepo.open(root).entries()
     assert (root / "fresh/dir/new.md").read_bytes() == changes["fresh/dir/new.md"]
@@ -159,7 +160,11 @@ def _write_and_stage(
     ids = {p: (folder.repo.create_blob(d) if d is not None else None) for p, d in changes.items()}
     tmp = folder.state_dir / "tmp"
     tmp.mkdir(parents=True, exist_ok=True)
-    stats = bulkwrite.write_files(repo.root, tmp, changes)
+    head = folder.store.main_commit()
+    assert head is not None
+    expected = {p: file_blob_id(head.tree, p) for p in changes}
+    plan = bulkwrite.WorktreePlan(changes, ids, expected)
+    stats = bulkwrite.write_files(folder.repo, tmp, plan)
     assert set(stats) == {p for p, d in changes.items() if d is not None}
     if edit:
         # A person's editor saves (a new file renamed over ours) before the index step.

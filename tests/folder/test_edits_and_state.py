@@ -179,7 +179,11 @@ def test_stale_ref_lock_of_a_killed_writer_is_cleared(memory_repo: MemoryRepo, g
     store = memory_repo.folder.store
     parent = store.main_commit()
     assert parent is not None
-    store._write_journal(str(parent.id), str(parent.id), {})
+    sig = pygit2.Signature("memrepo", "memrepo@localhost")
+    crashed = memory_repo.folder.repo.create_commit(
+        None, sig, sig, "Remember: crashed\n", parent.tree.id, [parent.id]
+    )
+    store.journal.write(crashed, parent.id, {})
     (Path(memory_repo.folder.repo.path) / "refs/heads/main.lock").write_text("")
     assert memory_repo.remember("written after the stale lock").written
     assert git(memory_repo.root, "status", "--porcelain") == ""

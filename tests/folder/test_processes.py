@@ -103,7 +103,7 @@ def test_crash_before_main_moved_is_rolled_forward(memory_repo: MemoryRepo, git:
     commit = folder.repo.create_commit(
         None, sig, sig, "Remember: rolled forward\n", builder.write(), [parent.id]
     )
-    store._write_journal(str(commit), str(parent.id), {"MEMORY.md": str(blob)})
+    store.journal.write(commit, parent.id, {"MEMORY.md": blob})
     (folder.root / "MEMORY.md").write_bytes(new_data)
     reopened = MemoryRepo.open(memory_repo.root)
     assert [e.text for e in reopened.entries()] == ["rolled forward"]

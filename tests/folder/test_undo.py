@@ -163,3 +163,30 @@ def test_undo_a_hand_commit_of_a_title_keeps_later_entries(
     memory_repo.undo(hand)
     assert path.read_text().startswith("# Memory\n")
     assert texts(memory_repo) == ["Fact after the rename"]
+
+
+def test_bare_undo_with_a_pending_hand_edit_undoes_the_agent_write(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    """The edit is committed first (as the person's), then the write before it is undone."""
+    memory_repo.remember("Agent wrote this")
+    topic = memory_repo.root / "notes.md"
+    topic.write_text("# Notes\n\n- the person typed this\n")
+    result = memory_repo.undo()
+    assert texts(memory_repo, "MEMORY.md") == []
+    assert texts(memory_repo, "notes.md") == ["the person typed this"]
+    assert topic.read_text() == "# Notes\n\n- the person typed this\n"
+    log = memory_repo.log(limit=3)
+    assert log[0].origin == "undo" and log[0].undoes == result.undone
+    assert log[1].origin == "edit" and log[2].summary == "Remember: Agent wrote this"
+    assert result.undone == log[2].id
+    assert git(memory_repo.root, "status", "--porcelain") == ""
+
+
+def test_bare_undo_with_a_pending_edit_of_the_same_file(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("Agent wrote this")
+    memory = memory_repo.root / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("## Index", "- Person added this\n\n## Index"))
+    memory_repo.undo()
+    assert texts(memory_repo) == ["Person added this"]
+    assert "Person added this" in memory.read_text()

@@ -1,0 +1,220 @@
+"""The one write transaction every commit memrepo makes goes through.
+
+    with the write lock held:
+      1. finish a write a crashed process left (`GitStore.recover`),
+      2. check HEAD is on the branch memrepo writes, and commit the edits a person left
+         uncommitted as their own commit (never rewriting their bytes on disk),
+      3. plan the change against that commit (the caller's `Plan`),
+      4. validate everything: every path (`paths.check_path`), and every markdown file
+         memrepo writes must be UTF-8 without NUL bytes (git would call it binary),
+      5. journal, write each file only over the version the plan read, move the branch,
+         update git's index, clear the journal (`GitStore.publish`).
+
+When step 5 finds a file that changed on disk after step 2 (an editor's save landing
+mid-write), nothing of the write is applied, and the transaction starts over: the save
+is committed as the person's edit at step 2 and the plan is made again on top of it.
+
+Writers: `MemoryFolder` (remember, forget, remove, undo), `bulk`, `swarm_writes`,
+`branches` (dreams), `integrate` (sync). They use `run`, or, when they hold the lock
+over several steps of their own (a dream plans for a while and prepares two commits),
+`begin` and then `commit` or `publish`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import pygit2
+
+from memrepo.clock import Identity
+from memrepo.config import LocalConfig
+from memrepo.errors import DirtyWorktree, InvalidArgument, SecretInEdit, WorktreeChanged
+from memrepo.folder import bulkwrite
+from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit
+from memrepo.folder.lock import WriteLock
+from memrepo.folder.messages import build_message, summarize
+from memrepo.folder.objects import NewObjects
+from memrepo.folder.paths import check_path
+from memrepo.hygiene import find_secrets
+
+#: Times a write is made after a file changed under it before it gives up, and the
+#: pause before each new attempt (doubling): an editor's autosave comes in bursts.
+ATTEMPTS = 10
+_PAUSE = 0.001
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Files to commit (path -> new bytes, None deletes), the message, and the author
+    (None: memrepo's own identity)."""
+
+    files: Mapping[str, bytes | None]
+    message: str
+    author: Identity | None = None
+
+
+#: Works out a change from the commit it will be built on; None commits nothing. It may
+#: run more than once (see the module docstring), so it must not write anything itself.
+Plan = Callable[[pygit2.Commit], Change | None]
+
+
+class WriteTransaction:
+    """The write path of one memory root (see the module docstring)."""
+
+    def __init__(self, store: GitStore, lock: WriteLock, config: LocalConfig) -> None:
+        self.store = store
+        self.lock = lock
+        self.config = config
+
+    def run(self, plan: Plan) -> str | None:
+        """Steps 1-5 under the lock; the new commit's id, None when `plan` made none."""
+        with self.lock:
+            for attempt in range(1, ATTEMPTS + 1):
+                parent = self.begin()
+                change = plan(parent)
+                if change is None:
+                    return None
+                try:
+                    return self.commit(change, parent)
+                except WorktreeChanged:
+                    if attempt == ATTEMPTS:
+                        raise
+                    time.sleep(_PAUSE * 2 ** min(attempt, 6))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def current(self) -> pygit2.Commit:
+        """Step 1 and the HEAD check: the branch tip, people's edits not committed.
+        Caller holds the lock."""
+        self.store.recover()
+        return self.store.require_writable()
+
+    def begin(self) -> pygit2.Commit:
+        """Steps 1-2: the commit the next change is built on. Caller holds the lock."""
+        parent = self.current()
+        pending = self.store.pending_edits()
+        if not pending.paths:
+            return parent
+        if not self.config.auto_commit_user_edits:
+            raise DirtyWorktree(pending.paths)
+        return self._commit_edits(parent, pending)
+
+    def commit(self, change: Change, parent: pygit2.Commit) -> str:
+        """Steps 4-5 for `change` on `parent`. Caller holds the lock."""
+        check_files(self.store, change.files, parent)
+        store = self.store
+        if not bulkwrite.is_bulk(change.files):
+            prepared = store.prepare_small(
+                change.files, change.message, parent, author=change.author
+            )
+            return store.publish(prepared)
+        objects = NewObjects(store.repo)
+        prepared = store.prepare_commit(
+            objects, change.files, change.message, parent, author=change.author
+        )
+        objects.save()
+        return store.publish(prepared)
+
+    def publish(self, prepared: PreparedCommit, *, screen: bool = True) -> str:
+        """Step 5 for a commit whose objects exist already (a dream's, prepared with its
+        review commit in one pack; a fetched or merged one from sync), after step 4.
+        `screen=False` skips the content check for bytes memrepo did not make (another
+        machine's files), never the path check. Caller holds the lock."""
+        parent = self.store.repo[prepared.parent_id]
+        assert isinstance(parent, pygit2.Commit)
+        check_files(self.store, prepared.changes, parent if screen else None)
+        return self.store.publish(prepared)
+
+    def _commit_edits(self, parent: pygit2.Commit, pending: PendingEdits) -> pygit2.Commit:
+        """The person's edits as their own commit, of the bytes on disk as they are."""
+        changes: dict[str, bytes | None] = {}
+        for path in (*pending.modified, *pending.added):
+            data = self.store.read_worktree(path)
+            if data is None:
+                continue
+            _refuse_secrets(path, data)
+            changes[path] = data
+        for path in pending.deleted:
+            changes[path] = None
+        if not changes:
+            return parent
+        names = sorted(changes)
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        message = build_message(
+            summarize("Record edits made outside memrepo", shown),
+            origin="edit",
+            by="user",
+            body="\n".join(f"- {name}" for name in names),
+        )
+        user = _user_identity(self.store.repo) or self.store.identity
+        for path in changes:
+            check_path(path, self.store.root)
+        prepared = self.store.prepare_small(changes, message, parent, author=user)
+        self.store.publish(prepared, write_worktree=False)
+        head = self.store.main_commit()
+        assert head is not None
+        return head
+
+
+def check_files(
+    store: GitStore, files: Mapping[str, bytes | None], before: pygit2.Commit | None
+) -> None:
+    """Step 4: every path is one a write may name; with `before` (the commit the change
+    is built on), no markdown file becomes binary to git (see `check_text`)."""
+    for path, data in files.items():
+        check_path(path, store.root)
+        if before is not None and data is not None and path.endswith(".md"):
+            check_text(path, data, lambda: store.read(path, before))  # noqa: B023
+
+
+def check_text(path: str, data: bytes, before: Callable[[], bytes | None]) -> None:
+    """A markdown file memrepo writes stays text to git: it never gains a NUL byte (one
+    NUL and git shows no diff and runs no merge driver) and never stops being UTF-8.
+    What a person's own edit already put there is theirs (lint reports it): only the
+    version before is compared, and only when the new bytes look wrong at all."""
+    nul = b"\x00" in data
+    utf8 = _is_utf8(data)
+    if not nul and utf8:
+        return
+    old = before()
+    if nul and data.count(b"\x00") > (old or b"").count(b"\x00"):
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise InvalidArgument(
+            f"{path}:{line}: the new content holds a NUL byte, which makes git treat the "
+            "file as binary; nothing was written"
+        )
+    if not utf8 and (old is None or _is_utf8(old)):
+        raise InvalidArgument(f"{path}: the new content is not valid UTF-8; nothing was written")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _refuse_secrets(path: str, data: bytes) -> None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    found = find_secrets(text)
+    if found:
+        line = text.count("\n", 0, found[0].start) + 1
+        raise SecretInEdit(path, line, found[0].kind)
+
+
+def _user_identity(repo: pygit2.Repository) -> Identity | None:
+    """The person's git identity, as `git commit` would pick it (environment, then config)."""
+    name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
+    if name and email:
+        return Identity(name, email)
+    try:
+        sig = repo.default_signature
+    except (KeyError, pygit2.GitError):
+        return None
+    return Identity(sig.name, sig.email)
