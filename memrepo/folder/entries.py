@@ -80,8 +80,8 @@ def trust_of(by: str) -> int:
 
 
 def outranked(holder: Entry, by: str) -> bool:
-    """True when a write `by` may not replace `holder`."""
-    return entry_by(holder) == "user" and by != "user"
+    """True when a write `by` may not replace `holder` (it is trusted strictly more)."""
+    return trust_of(entry_by(holder)) > trust_of(by)
 
 
 def link_from_index(changes: dict[str, bytes | None], path: str, memory: bytes | None) -> None:

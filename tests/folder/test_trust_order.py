@@ -1,0 +1,89 @@
+"""One trust order for the folder and memory_items: a folder `by` ranks as the source it
+stands for (user > dream ~ curated > import > agent ~ inferred), and a lower-trust write
+on a higher-trust holder of the same subject is `skipped/outranked`, in a single write
+and in a batch alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from memrepo import MemoryRepo
+from memrepo.folder.bulk import write_entries
+from memrepo.folder.repo import EntryWrite
+
+Git = Callable[..., str]
+
+#: (holder's by, writer's by, outcome)
+CASES = [
+    ("import", "agent", "outranked"),
+    ("dream", "agent", "outranked"),
+    ("user", "agent", "outranked"),
+    ("user", "dream", "outranked"),
+    ("user", "import", "outranked"),
+    ("dream", "import", "outranked"),
+    ("import", "dream", "superseded"),
+    ("agent", "import", "superseded"),
+    ("agent", "agent", "superseded"),
+    ("import", "import", "superseded"),
+    ("import", "user", "superseded"),
+    ("dream", "user", "superseded"),
+]
+
+
+def _write(by: str, text: str) -> EntryWrite:
+    return EntryWrite(
+        path="MEMORY.md",
+        text=text,
+        metadata={"subject": "tz", "by": by},
+        by=by,
+        origin="remember",
+    )
+
+
+@pytest.mark.parametrize(("holder", "writer", "outcome"), CASES)
+def test_one_trust_order_in_the_folder(
+    memory_repo: MemoryRepo, git: Git, holder: str, writer: str, outcome: str
+) -> None:
+    folder = memory_repo.folder
+    folder.write_entry(_write(holder, "Timezone is Europe/Berlin"))
+    result = folder.write_entry(_write(writer, "Timezone is UTC"))
+    texts = [e.text for e in memory_repo.entries()]
+    if outcome == "outranked":
+        assert result.status == "skipped" and result.reason == "outranked"
+        assert texts == ["Timezone is Europe/Berlin"]
+        assert len(git(memory_repo.root, "log", "--oneline").splitlines()) == 2
+    else:
+        assert result.action == "superseded"
+        assert texts == ["Timezone is UTC"]
+
+
+@pytest.mark.parametrize(("holder", "writer", "outcome"), CASES)
+def test_the_batch_follows_the_same_order(
+    memory_repo: MemoryRepo, holder: str, writer: str, outcome: str
+) -> None:
+    folder = memory_repo.folder
+    folder.write_entry(_write(holder, "Timezone is Europe/Berlin"))
+    results, _commit = write_entries(
+        folder,
+        [_write(writer, "Timezone is UTC")],
+        lambda n: f"Import {n}",
+        by=writer,
+        origin="import",
+    )
+    if outcome == "outranked":
+        assert results[0].reason == "outranked"
+    else:
+        assert results[0].action == "superseded"
+
+
+def test_the_same_write_to_memory_items_is_outranked_too(memory_repo: MemoryRepo) -> None:
+    """The folder and memory_items agree on an import holder and an agent writer."""
+    memory_repo.remember("Timezone is Europe/Berlin", subject="tz", by="import")
+    folder = memory_repo.remember("Timezone is UTC", subject="tz", by="agent")
+    first = memory_repo.remember("Prefers tea", subject="drink", by="import", private=True)
+    items = memory_repo.remember("Prefers coffee", subject="drink", by="agent", private=True)
+    assert first.written
+    assert folder.reason == "outranked"
+    assert items.reason == "outranked"
