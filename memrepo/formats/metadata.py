@@ -11,9 +11,13 @@ Only the last bracket group of a line is metadata, and only when
 Anything else leaves the whole body as text. These checks use ``rfind``/``split`` rather
 than one big regex, so a 10 MB line costs linear time.
 
-Values never hold ``;``, ``[`` or ``]``: they are written ``%3B``, ``%5B``, ``%5D`` and ``%``
-as ``%25``. Decoding turns exactly those four codes back (case-insensitive) and leaves any
-other ``%`` sequence alone, so hand-written values such as ``50%`` survive.
+Values never hold ``;``, ``[`` or ``]``: they are written ``%3B``, ``%5B``, ``%5D``. A ``%``
+is written ``%25`` only where it is followed by one of the four codes (``3B``, ``5B``,
+``5D``, ``25``, any case), which is all decoding needs to stay unambiguous; every other
+``%`` is written as it is, so a ``source`` URL with ``%20`` reads the same in any reader of
+the format. Decoding turns exactly those four codes back (case-insensitive) and leaves any
+other ``%`` sequence alone, so hand-written values such as ``50%`` survive, and files
+written when every ``%`` was ``%25`` decode to the same values.
 """
 
 from __future__ import annotations
@@ -38,10 +42,10 @@ __all__ = [
 #: Grammar of a metadata key.
 KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
-_ESCAPE = str.maketrans(
-    {"%": "%25", ";": "%3B", "[": "%5B", "]": "%5D", **dict.fromkeys(LINE_BREAKS, " ")}
-)
+_ESCAPE = str.maketrans({";": "%3B", "[": "%5B", "]": "%5D", **dict.fromkeys(LINE_BREAKS, " ")})
 _CODE = re.compile(r"%(25|3[Bb]|5[Bb]|5[Dd])")
+#: A ``%`` that decoding would read as the start of a code.
+_AMBIGUOUS_PERCENT = re.compile(r"%(?=25|3[Bb]|5[Bb]|5[Dd])")
 _DECODED = {"25": "%", "3B": ";", "5B": "[", "5D": "]"}
 
 #: How a ``key: value`` part as `parse_metadata` accepts it starts: its key, the colon,
@@ -57,7 +61,13 @@ _KEYS_SEEN: set[str] = set()
 
 
 def escape_value(value: str) -> str:
-    """Encode ``%``, ``;``, ``[``, ``]`` and turn line breaks into spaces."""
+    """Encode ``;``, ``[``, ``]`` and a ``%`` that starts a code; line breaks become spaces.
+
+    The ``%`` is escaped first, on the value as given: the codes the other three become
+    start with ``%``, so they can never make a raw ``%`` before them look like a code.
+    """
+    if "%" in value:
+        value = _AMBIGUOUS_PERCENT.sub("%25", value)
     return value.translate(_ESCAPE)
 
 

@@ -78,7 +78,7 @@ def test_split_group_reads_written_entries(text: str, metadata: dict[str, str]) 
 
 
 def test_escaping() -> None:
-    assert escape_value("a;b[c]d%e") == "a%3Bb%5Bc%5Dd%25e"
+    assert escape_value("a;b[c]d%e") == "a%3Bb%5Bc%5Dd%e"  # a % is escaped only before a code
     assert escape_value("one\ntwo\r\nthree\u2028four") == "one two  three four"
     assert unescape_value("%3b%3B%5b%5D%25%41%2") == ";;[]%%41%2"
     # "%253B" is an escaped "%" followed by "3B", never a ";".
@@ -94,7 +94,7 @@ def test_unescape_inverts_escape(value: str) -> None:
 
 def test_format_entry() -> None:
     line = format_entry("  Use uv\nfor Python  ", {"by": "user", "note": "a;b [c] 5%"})
-    assert line == "- Use uv for Python [by: user; note: a%3Bb %5Bc%5D 5%25]"
+    assert line == "- Use uv for Python [by: user; note: a%3Bb %5Bc%5D 5%]"
     assert format_entry("", {"k": ""}) == "- [k:]"
 
 
