@@ -41,7 +41,11 @@ from memrepo.folder.trees import (
     walk_tree,
 )
 
+#: The branch of a new memory repo (an existing repo keeps the branch HEAD is on).
 MAIN = "refs/heads/main"
+_HEADS = "refs/heads/"
+#: Branches memrepo makes beside the working one and never commits on directly.
+_SIDE_BRANCHES = ("refs/heads/dream/", "refs/heads/sync/")
 _FILE_MODES = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE, FileMode.LINK)
 
 _USER_EDIT_FLAGS = (
@@ -113,7 +117,13 @@ class GitStore:
 
     @property
     def branch_ref(self) -> str:
-        """The branch memrepo commits to."""
+        """The branch memrepo commits to: the local branch HEAD names (a repo made on
+        `master` keeps its `master`), except a review or conflict branch; else main."""
+        head = self.repo.references.get("HEAD")
+        target = head.target if head is not None else None
+        is_branch = isinstance(target, str) and target.startswith(_HEADS)
+        if is_branch and not str(target).startswith(_SIDE_BRANCHES):
+            return str(target)
         return MAIN
 
     # --- reading -------------------------------------------------------------------
@@ -128,28 +138,39 @@ class GitStore:
         return commit
 
     def head_problem(self) -> str | None:
-        """Why memrepo must not write here, or None when HEAD is main and main exists."""
-        repo = self.repo
-        head_ref = repo.references.get("HEAD")
+        """Why memrepo must not write here, or None when HEAD is on a branch with commits."""
+        head_ref = self.repo.references.get("HEAD")
         target = head_ref.target if head_ref is not None else None
+        home = self.branch_ref.removeprefix(_HEADS)
         if not isinstance(target, str):  # a symbolic HEAD names a ref; a detached one an id
-            return "HEAD is detached; run `git switch main` before memrepo writes"
-        if target != MAIN:
-            name = str(target).removeprefix("refs/heads/")
             return (
-                f"HEAD is on branch {name!r}, memrepo writes to main; "
-                f"run `git switch main` (or `git branch -m {name} main`)"
+                f"HEAD is detached; run `git switch {self._usual_branch()}` before memrepo writes"
             )
-        if self.repo.references.get(MAIN) is None:
+        if target != self.branch_ref:
+            name = str(target).removeprefix(_HEADS)
+            back = self._usual_branch()
+            return (
+                f"HEAD is on {name!r}, a review or conflict branch memrepo never writes to; "
+                f"run `git switch {back}`"
+            )
+        if self.repo.references.get(self.branch_ref) is None:
             others = sorted(self.repo.branches.local)
             if others:
                 return (
-                    f"branch main is missing (there is {', '.join(others)}); "
-                    f"run `git branch main {others[0]}` or `git switch {others[0]}` and "
-                    f"`git branch -m {others[0]} main`"
+                    f"branch {home} is missing (there is {', '.join(others)}); "
+                    f"run `git branch {home} {others[0]}` or `git switch {others[0]}`"
                 )
-            return "branch main has no commits; run `memrepo init` to create MEMORY.md"
+            return f"branch {home} has no commits; run `memrepo init` to create MEMORY.md"
         return None
+
+    def _usual_branch(self) -> str:
+        """The branch to go back to from a side branch: main, else the first other one."""
+        names = [
+            n
+            for n in sorted(self.repo.branches.local)
+            if not (_HEADS + n).startswith(_SIDE_BRANCHES)
+        ]
+        return "main" if "main" in names or not names else names[0]
 
     def require_writable(self) -> pygit2.Commit:
         """The parent for the next commit; raises when HEAD is not on an existing main."""

@@ -131,10 +131,10 @@ def test_detached_head_refuses_writes(memory_repo: MemoryRepo, git: Git) -> None
     assert [e.text for e in MemoryRepo.open(memory_repo.root).entries()] == ["First fact"]
 
 
-def test_other_branch_refuses_writes(memory_repo: MemoryRepo, git: Git) -> None:
+def test_a_renamed_branch_is_adopted(memory_repo: MemoryRepo, git: Git) -> None:
     git(memory_repo.root, "branch", "-m", "main", "master")
-    with pytest.raises(RepoStateError, match="git switch main"):
-        memory_repo.remember("A fact")
+    assert memory_repo.remember("A fact").written
+    assert git(memory_repo.root, "log", "-1", "--format=%s", "master") == "Remember: A fact\n"
 
 
 def test_invalid_utf8_file_blocks_only_itself(memory_repo: MemoryRepo, git: Git) -> None:
