@@ -6,6 +6,13 @@ whether it can match at all. They must never say no to a text the rule matches (
 would let a secret through), so each ``Needs`` lists only what every match contains, and
 case-insensitive patterns get special care: Python's ``(?i)`` equates a few non-ASCII
 characters with ASCII letters.
+
+Most token rules (``ghp_...``, ``npm_...``, ``SG....``) share a second, cheaper condition:
+every match holds a *long run*, ``RUN_LENGTH`` or more ASCII characters of ``RUN_CHARS`` in
+a row, and its literal lies in that run or at most ``RUN_LEAD`` characters before it. One
+translate and one find say whether a text has any long run (ordinary prose has none), and
+the literals of those rules are then looked up only around the runs (``run_haystack``),
+not in the whole text: dozens of prefixes cost about as much as one.
 """
 
 from __future__ import annotations
@@ -52,6 +59,44 @@ def digit_shape(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass").translate(_SHAPE_TABLE)
 
 
+#: The characters of a long run: what random tokens are made of (base64, base64url, hex).
+RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+#: How many ``RUN_CHARS`` in a row make a long run.
+RUN_LENGTH = 16
+#: How far before its long run a gated rule's literal may start ("AccountKey=", "SG.").
+RUN_LEAD = 32
+
+# Non-ASCII characters are encoded as "?" (one byte per character, so positions stay
+# those of the text), which is not a run character: a gated rule must be case-sensitive
+# and ASCII-only in its run, which the tests check.
+_RUN_TABLE = bytes(ord("a") if chr(byte) in RUN_CHARS else ord(" ") for byte in range(128)) + (
+    b" " * 128
+)
+_RUN_NEEDLE = b"a" * RUN_LENGTH
+
+
+def long_runs(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every maximal run of ``RUN_LENGTH`` or more ``RUN_CHARS``."""
+    shape = text.encode("ascii", "replace").translate(_RUN_TABLE)
+    runs: list[tuple[int, int]] = []
+    start = shape.find(_RUN_NEEDLE)
+    while start != -1:
+        end = shape.find(b" ", start + RUN_LENGTH)
+        if end == -1:
+            end = len(shape)
+        runs.append((start, end))
+        start = shape.find(_RUN_NEEDLE, end)
+    return runs
+
+
+def run_haystack(text: str) -> str:
+    """The parts of ``text`` a gated rule's literal can be in: each long run with the
+    ``RUN_LEAD`` characters before it, joined by newlines (no literal holds one). Empty
+    when the text has no long run, so no gated rule can match it.
+    """
+    return "\n".join(text[max(0, start - RUN_LEAD) : end] for start, end in long_runs(text))
+
+
 @dataclass(frozen=True, slots=True)
 class Needs:
     """What every match of a detector contains: a text without it skips the detector.
@@ -62,13 +107,16 @@ class Needs:
 
     With ``folded`` (required for a case-insensitive pattern) the substrings are lowercase
     ASCII and are looked up in ``lowered_for_needs(text)``; when that is None the detector
-    always runs. ``Needs()`` needs nothing.
+    always runs. With ``run`` (only for case-sensitive patterns) every match holds a long
+    run with the substrings in it or just before it, and they are looked up in
+    ``run_haystack(text)`` instead of the text. ``Needs()`` needs nothing.
     """
 
     any_of: tuple[str, ...] = ()
     all_of: tuple[str, ...] = ()
     shapes: tuple[bytes, ...] = ()
     folded: bool = False
+    run: bool = False
     # Substrings that share a first character are looked for by one alternation: re takes
     # the shared prefix ("A", "gh", "gl", "x") and scans for it much like str.find. Others
     # get one ``in`` each (an alternation without a prefix tries every position).
@@ -79,6 +127,8 @@ class Needs:
         if len({literal[0] for literal in self.any_of}) == 1:
             search = re.compile("|".join(re.escape(literal) for literal in self.any_of)).search
         object.__setattr__(self, "_alternation", search)
+        if self.run and self.folded:
+            raise ValueError("a run-gated rule must be case-sensitive")
 
     def met_by(self, text: str, lowered: str | None) -> bool:
         """Whether ``text`` (with ``lowered = lowered_for_needs(text)``) has what is needed."""

@@ -25,46 +25,31 @@ to that) and spares most texts most scans.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
-from ._needs import Needs, lowered_for_needs
+from ._assign import ASSIGNMENT as _ASSIGNMENT
+from ._assign import ASSIGNMENT_NEEDS as _ASSIGNMENT_NEEDS
+from ._assign import assignment_spans, assignment_value
+from ._base import MAX_RULE_SPAN, Detector, Rule, has_letter_and_digit
+from ._cards import is_card_number
+from ._context import COMMAND_LINE_DETECTOR, CONTEXT_PATTERNS, CONTEXT_RULES, PAIR_DETECTORS
+from ._needs import Needs, lowered_for_needs, run_haystack
+from ._tokens import TOKEN_RULES
 
-#: Upper bound on the characters a rule's match (with its lookarounds) can span.
-MAX_RULE_SPAN = 12_000
-
-Validator = Callable[["re.Match[str]"], bool]
-Finder = Callable[[str], Iterable[tuple[int, int]]]
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A regular expression for one kind; the group ``secret`` (or the match) is the span.
-
-    ``needs`` is what every match contains, read off the pattern: a text without it is
-    not scanned (for a ``(?i)`` pattern, ``folded`` needs; see ``_needs``).
-    """
-
-    kind: str
-    pattern: re.Pattern[str]
-    validate: Validator | None = None
-    needs: Needs = field(kw_only=True)
-
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """Yield the (start, end) of every validated secret of this kind in ``text``."""
-        for match in self.pattern.finditer(text):
-            if self.validate is not None and not self.validate(match):
-                continue
-            if "secret" in self.pattern.groupindex and match.group("secret") is not None:
-                yield match.span("secret")
-            else:
-                yield match.span()
-
-
-def _has_letter_and_digit(match: re.Match[str]) -> bool:
-    """Random keys mix letters and digits; hyphenated prose ("sk-style-...") does not."""
-    body = match.group("secret") if "secret" in match.re.groupindex else match.group()
-    return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+__all__ = [
+    "BOUNDED_PATTERNS",
+    "DETECTORS",
+    "MAX_RULE_SPAN",
+    "PRIVATE_KEY_BEGIN",
+    "RULES",
+    "Detector",
+    "Rule",
+    "assignment_spans",
+    "assignment_value",
+    "detectors_for",
+    "private_key_end",
+    "private_key_spans",
+]
 
 
 def _looks_base64_random(match: re.Match[str]) -> bool:
@@ -75,126 +60,6 @@ def _looks_base64_random(match: re.Match[str]) -> bool:
         and any(c.islower() for c in value)
         and any(c.isdigit() for c in value)
     )
-
-
-def luhn_valid(digits: str) -> bool:
-    """The Luhn checksum every payment card number satisfies (and 90% of digit runs fail)."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = ord(char) - 48
-        if index % 2 == 1:
-            value *= 2
-            if value > 9:
-                value -= 9
-        total += value
-    return total % 10 == 0
-
-
-def _is_card_number(match: re.Match[str]) -> bool:
-    digits = "".join(c for c in match.group() if c.isdigit())
-    return 13 <= len(digits) <= 19 and luhn_valid(digits)
-
-
-# --- assignments -----------------------------------------------------------------------
-#
-# ``password=...``, ``token: ...``, ``"api_key": "..."``, ``my password is ...``.
-# The keyword stays readable; only the value is redacted, and only when it looks like a
-# credential (see ``_assignment_value_is_credential``), because "password", "token" and
-# "secret" are ordinary words in the notes people and agents write.
-
-_PASSWORD_KEYWORDS = frozenset({"pass", "passwd", "password", "passphrase", "pwd"})
-
-_ASSIGNMENT = re.compile(
-    r"""(?ix)
-    (?<![a-z0-9])
-    (?P<key>
-        passphrase | password | passwd | pass | pwd
-      | secret[_-]?access[_-]?key | secret[_-]?key | access[_-]?key | private[_-]?key
-      | api[_-]?key | api[_-]?token | apikey | token | secret | credentials?
-    )
-    ["']?
-    (?: [ \t]{0,3} (?: := | => | = | : ) [ \t]{0,3} | [ \t]{1,3} (?P<is> is ) [ \t]{1,3} )
-    (?:
-        " (?P<dq> [^"]{1,256} ) "
-      | ' (?P<sq> [^']{1,256} ) '
-      | ["'`]? (?P<bare> [^\s"'`]{1,256} )
-    )
-    """
-)
-#: Every keyword above contains one of these ("api_token" a "token", "private-key" a
-#: "key", "passphrase" a "pass", "credentials" a "credential").
-_ASSIGNMENT_NEEDS = Needs(
-    any_of=("pass", "pwd", "key", "token", "secret", "credential"), folded=True
-)
-
-# Trailing punctuation that ends a sentence or a bracket rather than the value.
-_TRAILING_PUNCTUATION = ".,;:)]}>"
-_PLACEHOLDER_STARTS = ("$", "<", "{", "%", "[")
-_PLACEHOLDER_WORDS = re.compile(r"(?i)^your|[_-]here$")
-_MASK_CHARS = frozenset("*xX•·._-#")
-
-
-def assignment_value(match: re.Match[str]) -> tuple[int, int] | None:
-    """The span of an assignment's value when it looks like a credential, else None."""
-    for group in ("dq", "sq", "bare"):
-        if match.group(group) is not None:
-            start, end = match.span(group)
-            break
-    else:  # pragma: no cover - the pattern always captures one of the three groups
-        return None
-    text = match.string
-    quoted = group != "bare"
-    if not quoted:
-        while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
-            end -= 1
-    value = text[start:end]
-    keyword = re.sub(r"[_-]", "", match.group("key").casefold())
-    if _assignment_value_is_credential(
-        value,
-        quoted=quoted,
-        password_keyword=keyword in _PASSWORD_KEYWORDS,
-        prose=match.group("is") is not None,
-    ):
-        return start, end
-    return None
-
-
-def _assignment_value_is_credential(
-    value: str, *, quoted: bool, password_keyword: bool, prose: bool
-) -> bool:
-    """Decide whether the value after ``password=`` / ``token:`` / ``secret is`` is a secret.
-
-    The rule, chosen so prose survives and credentials do not:
-
-    - Placeholders never count: ``$VAR``, ``${VAR}``, ``<token>``, ``{{ secrets.X }}``,
-      ``%s``, ``[redacted ...]`` (so redaction is idempotent), ``your_token_here``, masks
-      like ``****`` or ``xxxx``.
-    - A quoted value after a password keyword always counts from 4 characters on, spaces
-      included: ``"password": "correct horse battery staple"`` is a passphrase.
-    - Anything else needs at least 6 characters and no whitespace, and must not be a
-      plain word: a value of letters only counts when it mixes case inside the word
-      (``hUnter``) or is 20+ letters long. So "secret: keep the surprise",
-      "password: forgotten" and "token: Expired" stay, "password=hunter2" does not.
-    - After "is" (``my password is ...``) the value must hold a letter and a digit and be
-      at least 8 characters: "the token is expired" is prose, "the password is 2fast4you"
-      is not.
-    """
-    if not value or value.startswith(_PLACEHOLDER_STARTS) or _PLACEHOLDER_WORDS.search(value):
-        return False
-    if set(value) <= _MASK_CHARS or "xxxx" in value.casefold() or "***" in value:
-        return False
-    if quoted and password_keyword and not prose:
-        return len(value) >= 4
-    if len(value) < 6 or any(c.isspace() for c in value):
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_letter = any(c.isalpha() for c in value)
-    if prose:
-        return len(value) >= 8 and has_digit and has_letter
-    if value.isalpha():
-        mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
-        return mixed_case or len(value) >= 20
-    return True
 
 
 # --- the rules, most specific first (a merged overlap takes the earliest kind) ----------
@@ -230,11 +95,13 @@ def private_key_end(text: str, start: int) -> int:
     return end.end() if end is not None else len(text)
 
 
-RULES: tuple[Rule, ...] = (
+_CORE_FIRST: tuple[Rule, ...] = (
     Rule(
         "aws_access_key_id",
-        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
-        needs=Needs(any_of=("AKIA", "ASIA", "ABIA", "ACCA")),
+        re.compile(
+            r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"
+        ),
+        needs=Needs(any_of=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), run=True),
     ),
     Rule(
         "github_token",
@@ -243,18 +110,19 @@ RULES: tuple[Rule, ...] = (
             r"(?:gh[pousr]_[A-Za-z0-9]{30,251}|github_pat_[A-Za-z0-9_]{22,243})"
             r"(?![A-Za-z0-9_])"
         ),
-        needs=Needs(any_of=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+        needs=Needs(any_of=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), run=True),
     ),
     Rule(
         "gitlab_token",
         re.compile(
             r"(?<![A-Za-z0-9_-])"
-            r"gl(?:pat|dt|rt|ptt|oas|cbt|ft|soat|imt|agent)-[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_]"
+            r"gl(?:pat|dt|rt|ptt|oas|cbt|ft|ffct|soat|imt|agent)-"
+            r"[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_]"
             r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])"
         ),
         needs=Needs(
             any_of=(
-                *("glpat-", "gldt-", "glrt-", "glptt-", "gloas-"),
+                *("glpat-", "gldt-", "glrt-", "glptt-", "gloas-", "glffct-"),
                 *("glcbt-", "glft-", "glsoat-", "glimt-", "glagent-"),
             )
         ),
@@ -266,7 +134,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:xox[abposre]|xapp)-[A-Za-z0-9-]{9,250}[A-Za-z0-9]"
             r"(?![A-Za-z0-9_-])"
         ),
-        _has_letter_and_digit,
+        has_letter_and_digit,
         needs=Needs(
             any_of=("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-")
         ),
@@ -283,7 +151,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "google_api_key",
         re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
-        needs=Needs(any_of=("AIza",)),
+        needs=Needs(any_of=("AIza",), run=True),
     ),
     Rule(
         "api_key",
@@ -292,11 +160,15 @@ RULES: tuple[Rule, ...] = (
         # hyphenated prose ("sk-learn-style-pipelines-everywhere") out.
         re.compile(
             r"(?<![A-Za-z0-9_-])"
-            r"(?P<secret>sk-[A-Za-z0-9_-]{19,300}[A-Za-z0-9]|[sr]k_(?:live|test)_[A-Za-z0-9]{20,250})"
+            r"(?P<secret>sk-[A-Za-z0-9_-]{19,300}[A-Za-z0-9]"
+            r"|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{20,250})"
             r"(?![A-Za-z0-9_-])"
         ),
-        _has_letter_and_digit,
-        needs=Needs(any_of=("sk-", "sk_live_", "sk_test_", "rk_live_", "rk_test_")),
+        has_letter_and_digit,
+        needs=Needs(
+            any_of=("sk-", "sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"),
+            run=True,
+        ),
     ),
     Rule(
         "jwt",
@@ -309,6 +181,9 @@ RULES: tuple[Rule, ...] = (
         ),
         needs=Needs(any_of=("eyJ",)),
     ),
+)
+
+_CORE_LAST: tuple[Rule, ...] = (
     Rule(
         "url_credentials",
         re.compile(
@@ -340,63 +215,66 @@ RULES: tuple[Rule, ...] = (
             r"|3[0-9]{3}(?P<amex>[ -])[0-9]{6}(?P=amex)[0-9]{4,5})"
             r"(?![\w]|[ .,/-][0-9])"
         ),
-        _is_card_number,
+        is_card_number,
         # No literal, but every branch holds 9 digits in a row (13+ in one run) or two
         # groups of 4 joined by one separator (4-4-4-4, 4-6-5).
         needs=Needs(shapes=(b"000000000", b"0000-0000")),
     ),
 )
 
+#: Every single-expression rule, most specific first.
+RULES: tuple[Rule, ...] = (*_CORE_FIRST, *TOKEN_RULES, *CONTEXT_RULES, *_CORE_LAST)
+
 _BEARER = Rule(
     "assignment",
-    # "Authorization: Bearer <token>": the token after the scheme word is the value.
+    # "Authorization: Bearer <token>" (and Okta's "SSWS <token>"): the token after the
+    # scheme word is the value.
     re.compile(
-        r"(?i)(?<![a-z0-9])bearer[ \t]{1,3}"
+        r"(?i)(?<![a-z0-9])(?:bearer|ssws)[ \t]{1,3}"
         r"(?P<secret>[A-Za-z0-9._~+/-]{15,1024}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])"
     ),
-    _has_letter_and_digit,
-    needs=Needs(any_of=("bearer",), folded=True),
+    has_letter_and_digit,
+    needs=Needs(any_of=("bearer", "ssws"), folded=True),
 )
-
-
-def assignment_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Values of ``keyword = value`` assignments that look like credentials."""
-    for match in _ASSIGNMENT.finditer(text):
-        span = assignment_value(match)
-        if span is not None:
-            yield span
-
 
 #: Every expression the finders run; each match spans at most MAX_RULE_SPAN characters.
 BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
     PRIVATE_KEY_BEGIN,
     _PRIVATE_KEY_END,
     *(rule.pattern for rule in RULES),
+    *CONTEXT_PATTERNS,
     _ASSIGNMENT,
     _BEARER.pattern,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Detector:
-    """A finder of one kind of secret, with what each of its matches needs."""
-
-    kind: str
-    find: Finder
-    needs: Needs
-
 
 #: From most to least specific: when candidates overlap they are merged and the merged
 #: span takes the kind that comes first here.
 DETECTORS: tuple[Detector, ...] = (
     Detector("private_key", private_key_spans, _PRIVATE_KEY_NEEDS),
     *(Detector(rule.kind, rule.spans, rule.needs) for rule in RULES),
+    *PAIR_DETECTORS,
+    COMMAND_LINE_DETECTOR,
     Detector("assignment", assignment_spans, _ASSIGNMENT_NEEDS),
     Detector(_BEARER.kind, _BEARER.spans, _BEARER.needs),
 )
 
 
 def detectors_for(text: str) -> Iterator[Detector]:
-    """The detectors that may find something in ``text``: those whose needs it meets."""
+    """The detectors that may find something in ``text``: those whose needs it meets.
+
+    Run-gated needs are checked on ``run_haystack(text)``, computed once and only when
+    some gated detector is reached; on a text without long runs it is empty and every
+    gated detector is skipped at once.
+    """
     lowered = lowered_for_needs(text)
-    return (detector for detector in DETECTORS if detector.needs.met_by(text, lowered))
+    haystack: str | None = None
+    for detector in DETECTORS:
+        needs = detector.needs
+        if not needs.run:
+            if needs.met_by(text, lowered):
+                yield detector
+            continue
+        if haystack is None:
+            haystack = run_haystack(text)
+        if haystack and needs.met_by(haystack, haystack):
+            yield detector

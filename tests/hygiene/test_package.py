@@ -12,7 +12,10 @@ PACKAGE_DIR = Path(hygiene.__file__).parent
 
 # hygiene is pure: text in, text out. Nothing that touches files, processes, the network
 # or the clock, and nothing else of memrepo.
-ALLOWED_IMPORTS = {"__future__", "collections.abc", "dataclasses", "json", "re", "typing"}
+ALLOWED_IMPORTS = {
+    *("__future__", "base64", "binascii", "collections", "collections.abc", "dataclasses"),
+    *("json", "math", "re", "typing", "unicodedata"),
+}
 
 PUBLIC_API = {
     "MIN_CHARS",

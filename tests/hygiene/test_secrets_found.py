@@ -18,6 +18,8 @@ from memrepo.hygiene import (
     redact_secrets,
 )
 
+from .corpus import load_secrets
+
 AWS_KEY_ID = "AKIAIOSFODNN7Q2XK4ZB"
 AWS_SESSION_KEY_ID = "ASIAY34FZKBOKMUTVV7A"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Lk3Pz9Q"
@@ -246,17 +248,19 @@ def _longest_common_substring(a: str, b: str) -> int:
     return best
 
 
+def _one_case_per_kind() -> dict[str, tuple[str, str]]:
+    """For every kind, the first corpus sample holding one secret redacted as that kind."""
+    cases: dict[str, tuple[str, str]] = {}
+    for sample in load_secrets():
+        kinds = redact_secrets(sample.text)[1]
+        if len(kinds) == 1 and len(sample.secrets) == 1:
+            cases.setdefault(kinds[0], (sample.text, sample.secrets[0]))
+    return cases
+
+
 SECRET_IN_CONTEXT: dict[str, tuple[str, str]] = {
+    **_one_case_per_kind(),
     "private_key": (f"k {PEM} k", PEM),
-    "aws_access_key_id": (f"id {AWS_KEY_ID} id", AWS_KEY_ID),
-    "github_token": (f"t {GITHUB_TOKENS[0]} t", GITHUB_TOKENS[0]),
-    "gitlab_token": (f"t {GITLAB_TOKEN} t", GITLAB_TOKEN),
-    "slack_token": (f"t {SLACK_TOKENS[0]} t", SLACK_TOKENS[0]),
-    "google_api_key": (f"k {GOOGLE_KEY} k", GOOGLE_KEY),
-    "api_key": (f"k {SK_KEYS[1]} k", SK_KEYS[1]),
-    "jwt": (f"j {JWT} j", JWT),
-    "url_credentials": ("https://deploy:S3cretPass@h.io/", "deploy:S3cretPass"),
-    "aws_secret_access_key": (f"aws_secret_access_key={AWS_SECRET}", AWS_SECRET),
     "card_number": ("card 4111 1111 1111 1111 ok", "4111 1111 1111 1111"),
     "assignment": ("password=Hunter2Pw9x!", "Hunter2Pw9x!"),
 }

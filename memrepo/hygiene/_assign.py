@@ -1,0 +1,210 @@
+"""Assignments: ``password=...``, ``token: ...``, ``"apiKey": "..."``, ``--password X``,
+``my password is ...``.
+
+The keyword stays readable; only the value is redacted, and only when it looks like a
+credential, because "password", "token", "key" and "secret" are ordinary words in the
+notes people and agents write. How sure the keyword makes us decides how much the value
+must prove (``_credential``):
+
+- a plain strong keyword (``password``, ``token``, ``secret``, ``api_key``, ...) right
+  before ``=``/``:``: any value of 6+ characters that is not a placeholder or a plain word;
+- ``my password is ...``: 8+ characters with a letter and a digit;
+- a weak keyword (``key``, ``auth``, ``sig``, ``signature``), a keyword with more name
+  after it (``token_expiry``, ``maxTokens``), or a keyword and a value with only spaces
+  between them (``the auth token 9f8e...``): the value must look random (``looks_random``,
+  the entropy rule of detect-secrets' high-entropy plugins, Apache-2.0, with thresholds
+  measured on our corpus) or be base64 of ``user:password``.
+
+camelCase counts as a word boundary (``accessToken``, ``dbPassword``), which the older
+``(?<![a-z0-9])`` boundary missed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from ._base import looks_random
+from ._needs import Needs, lowered_for_needs
+
+_PASSWORD_KEYWORDS = frozenset({"pass", "passwd", "password", "passphrase", "pwd"})
+_WEAK_KEYWORDS = frozenset({"key", "auth", "sig", "signature"})
+
+# The keyword comes first and the boundary before it is checked in Python (``_boundary``):
+# a lookbehind alternation at the front made the engine try every position several ways.
+_BODY = r"""
+    (?P<key>
+        passphrase | password | passwd | pass | pwd
+      | secret[_-]?access[_-]?key | secret[_-]?key | access[_-]?key
+      | private[_-]?key(?:[_-]?id)? | client[_-]?secret
+      | api[_-]?key | api[_-]?token | apikey | auth[_-]?token | access[_-]?token
+      | token | secret | credentials? | signature | sig | key | auth
+    )
+    (?P<tail> [a-z0-9_.-]{0,24}? )
+    ["']?
+    (?: [ \t]{0,3} (?: := | => | = | : ) [ \t]{0,3}
+      | [ \t]{1,3} (?P<is> is ) [ \t]{1,3}
+      | (?P<space> [ \t]{1,3} ) )
+    (?:
+        " (?P<dq> [^"]{1,256} ) "
+      | ' (?P<sq> [^']{1,256} ) '
+      | ["'`]? (?P<bare> [^\s"'`]{1,256} )
+    )
+"""
+#: The assignment pattern as (?i) reads it; run on texts ``lowered_for_needs`` cannot fold.
+ASSIGNMENT = re.compile("(?ix)" + _BODY)
+# The same pattern, case-sensitive, for the lowercased text: Python's case-insensitive
+# matching is several times slower, and on a text without CASE_LOOKALIKES the lowercased
+# text has the same length and the same matches.
+_ASSIGNMENT_LOWERED = re.compile("(?x)" + _BODY)
+# What (?i)[a-z0-9] matches (the CASE_LOOKALIKES and the Kelvin sign included).
+_WORD_CHAR = re.compile(r"(?i)[a-z0-9]")
+_FLAG_PREFIX_CHAR = re.compile(r"(?i)[a-z0-9-]")
+_CAMEL_BEFORE = re.compile(r"[a-z0-9]")
+_CAMEL_START = re.compile(r"[A-Z]")
+
+#: Every keyword above contains one of these ("api_token" a "token", "private-key" a
+#: "key", "passphrase" a "pass", "credentials" a "credential", "signature" a "sig").
+ASSIGNMENT_NEEDS = Needs(
+    any_of=("pass", "pwd", "key", "token", "secret", "credential", "auth", "sig"), folded=True
+)
+
+# Trailing punctuation that ends a sentence or a bracket rather than the value.
+_TRAILING_PUNCTUATION = ".,;:)]}>"
+_PLACEHOLDER_STARTS = ("$", "<", "{", "%", "[")
+_PLACEHOLDER_WORDS = re.compile(r"(?i)^your|[_-]here$")
+_MASK_CHARS = frozenset("*xX•·._-#")
+# The shortest value a strict candidate can be: base64 of "u:pw" (looks_random wants 16).
+_MIN_STRICT_LENGTH = 8
+
+
+def assignment_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Values of ``keyword = value`` assignments that look like credentials.
+
+    A rejected candidate resumes the search right after its keyword, not after its
+    value: in "auth token 9f8e...", "auth" with the value "token" is rejected, and
+    "token 9f8e..." must still be read.
+    """
+    lowered = lowered_for_needs(text)
+    pattern, haystack = (
+        (_ASSIGNMENT_LOWERED, lowered) if lowered is not None else (ASSIGNMENT, text)
+    )
+    position = 0
+    while (match := pattern.search(haystack, position)) is not None:
+        boundary = _boundary(text, match.start())
+        if boundary is None:
+            position = match.start() + 1
+            continue
+        span = assignment_value(text, match, flag=boundary == "flag")
+        if span is not None:
+            yield span
+            position = max(span[1], match.end("key"))
+        else:
+            position = match.end("key")
+
+
+def _boundary(text: str, start: int) -> str | None:
+    """How the keyword at ``start`` begins a name: "flag" (``--password``), "word" (after
+    a non-alphanumeric), "camel" (``accessToken``, ``dbPassword``), or None (inside a
+    word: "monkey", "passage")."""
+    if start == 0:
+        return "word"
+    if _WORD_CHAR.match(text, start - 1):
+        camel = _CAMEL_BEFORE.match(text, start - 1) and _CAMEL_START.match(text, start)
+        return "camel" if camel else None
+    if (
+        start >= 2
+        and text.startswith("--", start - 2)
+        and not (start >= 3 and _FLAG_PREFIX_CHAR.match(text, start - 3))
+    ):
+        return "flag"
+    return "word"
+
+
+def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[int, int] | None:
+    """The span of an assignment's value when it looks like a credential, else None.
+
+    ``match`` is a match of the pattern on ``text`` or on its lowercased copy (the same
+    spans); the value is read from ``text``. ``flag`` says the keyword follows "--".
+    """
+    for group in ("dq", "sq", "bare"):
+        if match.group(group) is not None:
+            start, end = match.span(group)
+            break
+    else:  # pragma: no cover - the pattern always captures one of the three groups
+        return None
+    quoted = group != "bare"
+    if not quoted:
+        while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
+            end -= 1
+    keyword = match.group("key").casefold().replace("_", "").replace("-", "")
+    strict = (
+        keyword in _WEAK_KEYWORDS
+        or bool(match.group("tail"))
+        or (match.group("space") is not None and not flag)
+    )
+    # Most candidates in prose ("the key for", "token refresh") end here, cheaply.
+    if end - start < (_MIN_STRICT_LENGTH if strict else 1):
+        return None
+    value = text[start:end]
+    if _is_placeholder(value):
+        return None
+    if strict:
+        credential = looks_random(value) or is_basic_credential(value)
+    else:
+        credential = _credential(
+            value,
+            quoted=quoted or flag,
+            password_keyword=keyword in _PASSWORD_KEYWORDS,
+            prose=match.group("is") is not None,
+        )
+    return (start, end) if credential else None
+
+
+def _is_placeholder(value: str) -> bool:
+    """``$VAR``, ``${VAR}``, ``<token>``, ``{{ secrets.X }}``, ``%s``, ``[redacted ...]``
+    (so redaction is idempotent), ``your_token_here``, masks like ``****`` or ``xxxx``."""
+    if not value or value.startswith(_PLACEHOLDER_STARTS) or _PLACEHOLDER_WORDS.search(value):
+        return True
+    return set(value) <= _MASK_CHARS or "xxxx" in value.casefold() or "***" in value
+
+
+def is_basic_credential(value: str) -> bool:
+    """Whether ``value`` is base64 of "user:password" (Docker's ``auth``, HTTP Basic)."""
+    if len(value) < 8 or len(value) > 1024:
+        return False
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded[1:-1] and all(32 <= byte < 127 for byte in decoded)
+
+
+def _credential(value: str, *, quoted: bool, password_keyword: bool, prose: bool) -> bool:
+    """Decide whether the value after a plain ``password=`` / ``token:`` / ``secret is``
+    is a secret (placeholders are already out).
+
+    - A quoted value after a password keyword always counts from 4 characters on, spaces
+      included: ``"password": "correct horse battery staple"`` is a passphrase.
+    - Anything else needs at least 6 characters and no whitespace, and must not be a
+      plain word: a value of letters only counts when it mixes case inside the word
+      (``hUnter``) or is 20+ letters long. So "secret: keep the surprise",
+      "password: forgotten" and "token: Expired" stay, "password=hunter2" does not.
+    - After "is" (``my password is ...``) the value must hold a letter and a digit and be
+      at least 8 characters: "the token is expired" is prose, "the password is 2fast4you"
+      is not.
+    """
+    if quoted and password_keyword and not prose:
+        return len(value) >= 4
+    if len(value) < 6 or any(c.isspace() for c in value):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_letter = any(c.isalpha() for c in value)
+    if prose:
+        return len(value) >= 8 and has_digit and has_letter
+    if value.isalpha():
+        mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+        return mixed_case or len(value) >= 20
+    return True

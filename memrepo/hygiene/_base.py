@@ -1,0 +1,145 @@
+"""What every secret rule is made of: a bounded pattern, a validator, and its needs.
+
+Split from ``_rules`` so the rule tables (``_tokens``, ``_context``) can share the types
+without importing each other. Also holds the measures validators use to tell a random
+credential from an ordinary word: letters and digits mixed, Shannon entropy, and how much
+of a value reads as words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ._needs import Needs
+
+#: Upper bound on the characters a rule's match (with its lookarounds) can span.
+MAX_RULE_SPAN = 12_000
+
+Validator = Callable[["re.Match[str]"], bool]
+Finder = Callable[[str], Iterable[tuple[int, int]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A regular expression for one kind; the group ``secret`` (or the match) is the span.
+
+    ``needs`` is what every match contains, read off the pattern: a text without it is
+    not scanned (for a ``(?i)`` pattern, ``folded`` needs; see ``_needs``).
+    """
+
+    kind: str
+    pattern: re.Pattern[str]
+    validate: Validator | None = None
+    needs: Needs = field(kw_only=True)
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Yield the (start, end) of every validated secret of this kind in ``text``."""
+        for match in self.pattern.finditer(text):
+            if self.validate is not None and not self.validate(match):
+                continue
+            if "secret" in self.pattern.groupindex and match.group("secret") is not None:
+                yield match.span("secret")
+            else:
+                yield match.span()
+
+
+@dataclass(frozen=True, slots=True)
+class Detector:
+    """A finder of one kind of secret, with what each of its matches needs."""
+
+    kind: str
+    find: Finder
+    needs: Needs
+
+
+def secret_of(match: re.Match[str]) -> str:
+    """The part of ``match`` that is redacted: the group ``secret`` or the whole match."""
+    if "secret" in match.re.groupindex and match.group("secret") is not None:
+        return match.group("secret")
+    return match.group()
+
+
+def has_letter_and_digit(match: re.Match[str]) -> bool:
+    """Random keys mix letters and digits; hyphenated prose ("sk-style-...") does not."""
+    body = secret_of(match)
+    return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+
+
+def has_mixed_case_or_digit(match: re.Match[str]) -> bool:
+    """A random letters-only key (Hugging Face) still mixes upper and lower case."""
+    body = secret_of(match)
+    if any(c.isdigit() for c in body):
+        return any(c.isalpha() for c in body)
+    return any(c.isupper() for c in body) and any(c.islower() for c in body)
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of ``value``'s own character distribution."""
+    if not value:
+        return 0.0
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in Counter(value).values())
+
+
+# Pieces a value splits into at case changes and digits: "iPhone15ProMax" reads as
+# i / Phone / 15 / Pro / Max; "iK2ZWeqhFWCE" as i / K / 2 / ZW / eqh / FWCE.
+_PIECES = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_VOWEL = re.compile(r"[aeiouy]")
+_CONSONANTS_4 = re.compile(r"[^aeiouy]{4}")
+
+
+def wordlike_share(value: str) -> float:
+    """The share of ``value``'s letters that sit in pronounceable pieces of 3+ letters.
+
+    Identifiers and prose ("user_profile_settings_v2", "ArrowUpKey") score near 1,
+    random tokens well under 0.4: their letter pieces are short or unpronounceable.
+    """
+    letters = sum(c.isalpha() for c in value)
+    if not letters:
+        return 0.0
+    wordlike = 0
+    for piece in _PIECES.findall(value):
+        low = piece.lower()
+        if (
+            len(piece) >= 3
+            and piece.isalpha()
+            and _VOWEL.search(low)
+            and not _CONSONANTS_4.search(low)
+        ):
+            wordlike += len(piece)
+    return wordlike / letters
+
+
+#: Thresholds of ``looks_random``, measured with benchmarks/secret_corpus.py --entropy:
+#: random base62/base64/hex values of 16-64 characters pass ~80% of the time (the rest
+#: are caught by their prefix or a strong keyword), identifiers and words almost never.
+MIN_RANDOM_LENGTH = 16
+MIN_RANDOM_ENTROPY = 3.5
+MAX_WORDLIKE_SHARE = 0.4
+_TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_~-]+")
+_HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+_SCREAMING_CASE = re.compile(r"[A-Z0-9]+(?:_[A-Z0-9]+)+")
+
+
+def looks_random(value: str) -> bool:
+    """Whether a value with no telling prefix or keyword still looks like a credential.
+
+    It must be a token (base64/base64url/hex characters, 16 or more, letters and digits
+    mixed) that is not a constant name (``MAX_RETRY_COUNT_V2``), and either hex or of
+    high entropy with few word-like pieces.
+    """
+    if len(value) < MIN_RANDOM_LENGTH or not _TOKEN_VALUE.fullmatch(value):
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    if _SCREAMING_CASE.fullmatch(value):
+        return False
+    if _HEX.fullmatch(value):
+        return True
+    return (
+        shannon_entropy(value) >= MIN_RANDOM_ENTROPY and wordlike_share(value) <= MAX_WORDLIKE_SHARE
+    )
