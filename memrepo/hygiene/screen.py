@@ -3,7 +3,9 @@
 Order matters and is part of the contract:
 
 1. ``no_memory`` flag, or ``<no-memory>`` in the text or its origin text -> ``no_memory``
-2. whitespace (newlines included) collapsed to single spaces, stripped
+2. control characters made spaces, invisible ones removed (``text.clean_invisible``),
+   whitespace (newlines included) collapsed to single spaces, stripped; a ``<no-memory>``
+   that the removed characters hid -> ``no_memory``
 3. nothing left -> ``empty``; under 3 characters -> ``too_short``; no letter or digit in
    any script -> ``no_content``; raw tool telemetry -> ``telemetry``
 4. secrets redacted, *then* the text cut to ``max_chars`` at a word boundary, so a secret
@@ -86,6 +88,9 @@ def screen(
     if no_memory or has_no_memory_marker(text) or has_no_memory_marker(origin_text):
         return _skip("no_memory")
     collapsed = collapse_whitespace(text)
+    # Again on the cleaned text: "<no\u200b-memory>" shows as the tag it is.
+    if collapsed != text and has_no_memory_marker(collapsed):
+        return _skip("no_memory")
     if not collapsed:
         return _skip("empty")
     if len(collapsed) < MIN_CHARS:
