@@ -101,12 +101,17 @@ class WorktreeChanged(RepoStateError):
     """A file changed on disk while memrepo was writing it; the change on disk was kept
     and nothing of the write was applied."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, busy: bool = False) -> None:
+        what = (
+            "is open for writing in another program (an editor still saving?)"
+            if busy
+            else "changed on disk while memrepo was writing it"
+        )
         super().__init__(
-            f"{path} changed on disk while memrepo was writing it; your version was kept "
-            "and nothing was written; run the command again"
+            f"{path} {what}; your version was kept and nothing was written; run the command again"
         )
         self.path = path
+        self.busy = busy
 
 
 class PathOutsideRoot(MemrepoError):

@@ -21,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import fcntl
 import os
+import signal
 import stat
 from pathlib import Path
 
@@ -93,6 +95,32 @@ def blob_id_on_disk(path: str) -> pygit2.Oid | None:
 _NOT_A_FILE = pygit2.Oid(hex="f" * 40)
 
 
+def being_written(path: str) -> bool:
+    """Whether another process has `path` open for writing right now: an editor that
+    truncated the file and has not finished its save. A file replaced under it would
+    take the rest of its save into an unlinked inode.
+
+    Asked the kernel with a read lease, which it refuses (EAGAIN) exactly while some
+    process holds the file open for writing. Where leases are not available (another
+    owner, a network file system) the answer is False. A lease break while the lease is
+    held (microseconds) is signalled with SIGURG, which is ignored by default, instead
+    of SIGIO, which would end the process."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+    except OSError as exc:
+        return exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK)
+    else:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        return False
+    finally:
+        os.close(fd)
+
+
 def replace_if(tmp: str, target: str, expected: pygit2.Oid | None, new: pygit2.Oid | None) -> bool:
     """Move `tmp` (the new version, blob `new`) to `target` if `target` holds blob
     `expected` (None: nothing); with `new` None, delete `target` (`tmp` is then only
@@ -103,6 +131,9 @@ def replace_if(tmp: str, target: str, expected: pygit2.Oid | None, new: pygit2.O
         return _delete_if(tmp, target, expected)
     if expected is None:
         return _create(tmp, target, new)
+    if being_written(target):
+        _unlink(tmp)
+        raise WorktreeChanged(target, busy=True)
     current = blob_id_on_disk(target)
     if current != expected:
         # The common case of a save after the caller looked: refused before anything
@@ -144,6 +175,8 @@ def _create(tmp: str, target: str, new: pygit2.Oid) -> bool:
 
 
 def _delete_if(aside: str, target: str, expected: pygit2.Oid | None) -> bool:
+    if being_written(target):
+        raise WorktreeChanged(target, busy=True)
     try:
         os.rename(target, aside)
     except (FileNotFoundError, NotADirectoryError):

@@ -84,11 +84,11 @@ def write_files(
             written = _write_tmp(tmp, data, path in plan.links)
         try:
             changed = replace_if(tmp, target, old, new if data is not None else None)
-        except WorktreeChanged:
+        except WorktreeChanged as exc:
             if keep_changed:
                 continue
             _put_back(repo, tmp_base, plan, done)
-            raise WorktreeChanged(path) from None
+            raise WorktreeChanged(path, busy=exc.busy) from None
         if not changed:
             if new is not None and (held := stat_if_holds(target, new)) is not None:
                 stats[path] = held

@@ -32,7 +32,7 @@ import pygit2
 from memrepo.clock import Identity
 from memrepo.config import LocalConfig
 from memrepo.errors import DirtyWorktree, InvalidArgument, SecretInEdit, WorktreeChanged
-from memrepo.folder import bulkwrite
+from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
@@ -73,11 +73,11 @@ class WriteTransaction:
         """Steps 1-5 under the lock; the new commit's id, None when `plan` made none."""
         with self.lock:
             for attempt in range(1, ATTEMPTS + 1):
-                parent = self.begin()
-                change = plan(parent)
-                if change is None:
-                    return None
                 try:
+                    parent = self.begin()
+                    change = plan(parent)
+                    if change is None:
+                        return None
                     return self.commit(change, parent)
                 except WorktreeChanged:
                     if attempt == ATTEMPTS:
@@ -131,6 +131,8 @@ class WriteTransaction:
         """The person's edits as their own commit, of the bytes on disk as they are."""
         changes: dict[str, bytes | None] = {}
         for path in (*pending.modified, *pending.added):
+            if atomic.being_written(f"{os.fspath(self.store.root)}/{path}"):
+                raise WorktreeChanged(path, busy=True)  # half a save is not their edit
             data = self.store.read_worktree(path)
             if data is None:
                 continue

@@ -19,6 +19,7 @@ import pygit2
 import pytest
 
 from memrepo import MemoryRepo
+from memrepo.errors import WorktreeChanged
 from memrepo.folder.repo import MemoryFolder
 
 Git = Callable[..., str]
@@ -118,6 +119,7 @@ open(os.path.join(root, ".git", "editor-done"), "w").close()
 WRITER = """
 import os, sys
 from memrepo import MemoryRepo
+from memrepo.errors import WorktreeChanged
 repo = MemoryRepo.open(sys.argv[1])
 n = 0
 while not os.path.exists(os.path.join(sys.argv[1], ".git", "editor-done")):
@@ -154,3 +156,27 @@ def test_an_editor_saving_in_a_loop_while_memrepo_writes_loses_nothing(
     assert sorted(set(range(saves)) - seen) == []
     assert git(root, "status", "--porcelain") == ""
     git(root, "fsck")
+
+
+@pytest.mark.parametrize("cut", [0, 20], ids=["truncated", "half-written"])
+def test_a_save_held_open_across_a_write_is_never_replaced(
+    memory_repo: MemoryRepo, git: Git, cut: int
+) -> None:
+    """An in-place save still being written (a big file, a slow disk): memrepo neither
+    commits the half file as the person's edit nor swaps a file in under the open save."""
+    memory = memory_repo.root / "MEMORY.md"
+    new = memory.read_text().replace("## Index", "- saved slowly by the editor\n\n## Index")
+    with open(memory, "w", encoding="utf-8") as handle:
+        handle.write(new[:cut])
+        handle.flush()
+        with pytest.raises(WorktreeChanged, match="open for writing"):
+            memory_repo.remember("written while the editor was saving")
+        handle.write(new[cut:])
+    assert memory.read_text() == new
+    assert memory_repo.remember("written after the editor saved").written
+    assert [e.text for e in memory_repo.entries()] == [
+        "saved slowly by the editor",
+        "written after the editor saved",
+    ]
+    assert [c.origin for c in memory_repo.log()] == ["remember", "edit", "init"]
+    assert git(memory_repo.root, "status", "--porcelain") == ""
