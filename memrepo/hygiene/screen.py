@@ -26,7 +26,7 @@ from ._rules import MAX_RULE_SPAN, private_key_end
 from .markers import has_no_memory_marker
 from .secrets import REDACTION_MARKER, SecretMatch, find_secrets, redaction_marker
 from .telemetry import is_telemetry
-from .text import ELLIPSIS, collapse_whitespace, cut_at_word_boundary, has_letter_or_digit
+from .text import ELLIPSIS, clean_invisible, cut_at_word_boundary, has_letter_or_digit
 
 #: Every value ``Screened.skip_reason`` takes.
 SKIP_REASONS: tuple[str, ...] = (
@@ -87,10 +87,11 @@ def screen(
         raise ValueError(f"max_chars must be at least 1, got {max_chars}")
     if no_memory or has_no_memory_marker(text) or has_no_memory_marker(origin_text):
         return _skip("no_memory")
-    collapsed = collapse_whitespace(text)
+    cleaned = clean_invisible(text)
     # Again on the cleaned text: "<no\u200b-memory>" shows as the tag it is.
-    if collapsed != text and has_no_memory_marker(collapsed):
+    if cleaned is not text and has_no_memory_marker(cleaned):
         return _skip("no_memory")
+    collapsed = " ".join(cleaned.split())  # collapse_whitespace, already cleaned
     if not collapsed:
         return _skip("empty")
     if len(collapsed) < MIN_CHARS:
