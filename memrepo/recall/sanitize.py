@@ -80,8 +80,11 @@ def _visible(char: str) -> str:
 
 def sanitize_line(text: str, max_chars: int = MAX_LINE_CHARS) -> str:
     """`text` as one safe, readable line (see the module docstring for the rules)."""
-    cleaned = _ENTITY.sub(_entity, redact_secrets(text)[0]).translate(_BRACKETS)
+    redacted = redact_secrets(text)[0]
+    cleaned = _ENTITY.sub(_entity, redacted).translate(_BRACKETS)
     if not cleaned.isascii() or not cleaned.isprintable():
         cleaned = "".join(_visible(char) for char in cleaned)
-    cleaned = redact_secrets(_FENCE.sub("`", " ".join(cleaned.split())))[0]
+    cleaned = _FENCE.sub("`", " ".join(cleaned.split()))
+    if cleaned != redacted:  # only a changed text can hold a secret the first pass missed
+        cleaned = redact_secrets(cleaned)[0]
     return cut_at_word_boundary(cleaned, max_chars) if len(cleaned) > max_chars else cleaned
