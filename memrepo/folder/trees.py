@@ -1,7 +1,7 @@
 """Reading and building git trees and blobs: pure functions over the object database.
 
 Shared by every folder-layer module that reads a commit (history, undo, sync, teams,
-dreams) or builds a small commit's tree (`GitStore.commit_files`); large commits build
+dreams) or builds a small commit's tree (`GitStore.prepare_small`); large commits build
 theirs in memory instead (`objects.py`).
 """
 
