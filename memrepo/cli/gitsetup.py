@@ -43,7 +43,8 @@ def register(commands: Subparsers) -> None:
         "git-hook",
         _git_hook,
         "What the hooks install-git-hooks wrote run: pre-commit checks the staged files "
-        "(a secret blocks the commit), post-merge keeps a merge's losers on a branch.",
+        "(an error blocks the commit: a secret, a NUL byte or bad UTF-8 in a memory file, "
+        "conflict markers), post-merge keeps a merge's losers on a branch.",
         ["memrepo git-hook pre-commit   (run by git in the work tree)"],
         json_output=False,
     )
@@ -88,13 +89,18 @@ def _git_hook(args: argparse.Namespace) -> int:
 
     report = check_staged(root)
     secrets = [p for p in report.problems if p.kind == "secret"]
+    errors = [p for p in report.problems if p.severity == "error"]
     for problem in report.problems:
         where = f"{problem.path}:{problem.line}" if problem.line else problem.path
         print(f"memrepo: {where}: {problem.severity}: {problem.message}", file=sys.stderr)
-    if secrets:
+    if errors:
+        what = (
+            f"{len(secrets)} secret(s)"
+            if len(secrets) == len(errors)
+            else f"{len(errors)} error(s)"
+        )
         print(
-            f"memrepo: commit blocked: {len(secrets)} secret(s) in staged files; "
-            "fix the lines above and stage again",
+            f"memrepo: commit blocked: {what} in staged files; fix the lines above and stage again",
             file=sys.stderr,
         )
         return 1

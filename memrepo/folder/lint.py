@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections import deque
 
-from memrepo.errors import FormatError, InvalidUtf8
+from memrepo.folder.lint_checks import memory_file_problems, problem
 from memrepo.folder.paths import resolve_link
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX, MemoryFolder
-from memrepo.formats import Document, parse
+from memrepo.formats import Document
 from memrepo.hygiene import find_secrets
 from memrepo.models import LintProblem, LintReport
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
+#: Where git looks for a NUL to call a file binary (its buffer_is_binary probe).
+BINARY_PROBE = 8000
 
 
 def lint_folder(folder: MemoryFolder) -> LintReport:
@@ -31,7 +33,7 @@ def lint_folder(folder: MemoryFolder) -> LintReport:
         if doc is not None:
             docs[path] = doc
     if ENTRY_POINT not in paths:
-        problems.append(_problem("missing", "error", ENTRY_POINT, None, "MEMORY.md is missing"))
+        problems.append(problem("missing", "error", ENTRY_POINT, None, "MEMORY.md is missing"))
     _lint_links(paths, docs, problems)
     return LintReport(problems=tuple(problems))
 
@@ -44,44 +46,29 @@ def _candidate_paths(folder: MemoryFolder) -> set[str]:
     return paths
 
 
-def _problem(kind: str, severity: str, path: str, line: int | None, message: str) -> LintProblem:
-    return LintProblem(kind=kind, severity=severity, path=path, line=line, message=message)  # type: ignore[arg-type]
-
-
 def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document | None:
+    """Secrets in any text file; the shared memory-file checks (`lint_checks`) in markdown."""
     is_md = path.endswith(".md")
     if len(data) > MAX_FILE_BYTES:
         size = len(data) / 1024 / 1024
         problems.append(
-            _problem("too_large", "warning", path, None, f"{size:.1f} MiB: too large to read")
+            problem("too_large", "warning", path, None, f"{size:.1f} MiB: too large to read")
         )
         return None
-    if b"\x00" in data[:8192]:
-        severity = "error" if is_md else "warning"
-        problems.append(_problem("binary", severity, path, None, "binary file: not memory"))
+    if not is_md and b"\x00" in data[:BINARY_PROBE]:
+        problems.append(problem("binary", "warning", path, None, "binary file: not memory"))
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        problems.append(
-            _problem("encoding", "error", path, None, str(InvalidUtf8(path, exc.start)))
-        )
-        return None
+    # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret.
+    text = data.decode("utf-8", "replace")
     for match in find_secrets(text):
         number = text.count("\n", 0, match.start) + 1
         problems.append(
-            _problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
+            problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
         )
     if not is_md:
         return None
-    try:
-        doc = parse(data, path)
-    except FormatError as exc:
-        problems.append(_problem("format", "error", path, None, str(exc)))
-        return None
-    for found in doc.problems:
-        where = found.line_no + 1 if found.line_no is not None else None
-        problems.append(_problem("format", "warning", path, where, found.message))
+    found, doc = memory_file_problems(path, data)
+    problems.extend(found)
     return doc
 
 
@@ -96,7 +83,7 @@ def _lint_links(paths: set[str], docs: dict[str, Document], problems: list[LintP
             targets.append(resolved)
             if resolved not in paths:
                 problems.append(
-                    _problem(
+                    problem(
                         "broken_link",
                         "warning",
                         path,
@@ -109,7 +96,7 @@ def _lint_links(paths: set[str], docs: dict[str, Document], problems: list[LintP
     for path in sorted(docs):
         if path not in seen and not path.startswith(SWARM_PREFIX):
             problems.append(
-                _problem(
+                problem(
                     "unlisted",
                     "warning",
                     path,

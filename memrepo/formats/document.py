@@ -87,6 +87,10 @@ class Document:
             self._lines = [Line(t, e) for t, e in zip(self._texts, self._endings, strict=True)]
         return self._lines
 
+    def line_texts(self) -> tuple[str, ...]:
+        """The text of every line, without endings (no `Line` objects built)."""
+        return tuple(self._texts)
+
     @property
     def entries(self) -> list[Entry]:
         """The entries in file order (decoded on first use: most reads need few of them)."""

@@ -121,15 +121,24 @@ class WorktreeStatus(_Frozen):
 
 
 ProblemKind = Literal[
-    "format", "encoding", "binary", "too_large", "broken_link", "unlisted", "secret", "missing"
+    "format",
+    "encoding",
+    "binary",
+    "too_large",
+    "broken_link",
+    "unlisted",
+    "secret",
+    "missing",
+    "conflict",
 ]
+Severity = Literal["error", "warning"]
 
 
 class LintProblem(_Frozen):
     """One problem `lint` found; line is 1-based or None for a whole file."""
 
     kind: ProblemKind
-    severity: Literal["error", "warning"]
+    severity: Severity
     path: str
     line: int | None
     message: str

@@ -10,8 +10,9 @@ What it writes, all inside ``.git/`` (nothing is committed):
   driver only this machine has configured, and adding it would be a commit in the user's
   memory that they did not ask for. The per-repository attributes file is local, like the
   driver setting it goes with, and git reads it first.
-* ``pre-commit`` hook: lint and secret scan of the staged files. A secret blocks the
-  commit with ``file:line``; format problems are printed and do not block.
+* ``pre-commit`` hook: lint and secret scan of the staged files. An error (a secret, a
+  NUL byte or bad UTF-8 in a memory file, conflict markers) blocks the commit with
+  ``file:line``; format warnings are printed and do not block.
 * ``post-merge`` hook: keeps the losers of a merge on a ``sync/conflict-*`` branch
   (see :mod:`memrepo.sync.driver`).
 
@@ -29,8 +30,8 @@ from pathlib import Path
 
 import pygit2
 
-from memrepo.errors import FormatError, NotAMemoryRepo
-from memrepo.formats import parse
+from memrepo.errors import NotAMemoryRepo
+from memrepo.folder.lint_checks import memory_file_problems
 from memrepo.hygiene import find_secrets
 from memrepo.models.folder import LintProblem, LintReport
 from memrepo.models.gitsetup import GitHooksReport, HookInstall
@@ -184,14 +185,5 @@ def _check_file(path: str, data: bytes) -> list[LintProblem]:
     ]
     if not path.endswith(".md"):
         return problems
-    if nul >= 0:
-        message = "a NUL byte makes git treat this memory file as binary (no diffs); remove it"
-        problems.append(_problem("binary", "warning", path, data.count(b"\n", 0, nul) + 1, message))
-    try:
-        doc = parse(data, path)
-    except FormatError as exc:
-        return [*problems, _problem("encoding", "warning", path, None, str(exc))]
-    for found in doc.problems:
-        where = found.line_no + 1 if found.line_no is not None else None
-        problems.append(_problem("format", "warning", path, where, found.message))
-    return problems
+    # The same rule as `memrepo lint`: a NUL, bad UTF-8 or conflict markers are errors.
+    return [*problems, *memory_file_problems(path, data)[0]]

@@ -26,7 +26,7 @@ def test_lint_finds_each_kind(memory_repo: MemoryRepo) -> None:
     assert ("broken_link", "MEMORY.md", 7) in found
     assert ("secret", "MEMORY.md", 4) in found
     assert ("unlisted", "orphan.md", None) in found
-    assert ("binary", "blob.md", None) in found
+    assert ("binary", "blob.md", 1) in found  # the line of the first NUL
     assert not report.ok
 
 
