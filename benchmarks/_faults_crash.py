@@ -32,7 +32,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pygit2
-from _faults_common import Run, Tally, cli, git, head_file, repo_problems, worktree_file
+from _faults_common import (
+    Run,
+    Tally,
+    cli,
+    git,
+    head_file,
+    repo_problems,
+    seeded_repo,
+    worktree_file,
+)
 
 MEMORY = "MEMORY.md"
 JOURNAL = ".git/memrepo/journal.json"
@@ -83,12 +92,8 @@ def strace_works() -> bool:
 
 def template(work: Path) -> Path:
     """A memory repo with one entry, made with the CLI; every trial starts from a copy."""
-    root = work / "template"
-    for args in (("init",), ("remember", "Seed fact written before any crash")):
-        run = cli(root, *args)
-        if run.failed:
-            raise RuntimeError(run.describe())
-    return root
+    work.mkdir(parents=True, exist_ok=True)
+    return seeded_repo(work / "template")
 
 
 def fresh_copy(template_root: Path, target: Path) -> Path:
@@ -342,7 +347,11 @@ def random_trial(tally: Tally, template_root: Path, work: Path, n: int, window: 
     old_bytes = (root / MEMORY).read_bytes()
     a_text = f"Randomly killed write {n}"
     delay = window.draw()
-    _killed_after(root, a_text, delay)
+    try:
+        _killed_after(root, a_text, delay)
+    except RuntimeError as exc:
+        tally.lose("commands_failed", f"[random {n}, repo {root}] {exc}")
+        return "failed"
     label = classify(root, old_main, old_bytes)
     window.learn(delay, label)
     _hit(tally, "random", label)
@@ -368,22 +377,28 @@ def random_part(tally: Tally, base: Path, work: Path, trials: int, hits: int) ->
 
 def _killed_after(root: Path, text: str, delay: float | None) -> float:
     """Start the CLI preloaded, let it go, SIGKILL it after `delay` (None: let it finish);
-    returns the seconds from go to exit."""
+    returns the seconds from go to exit. Raises when the CLI died before it could go."""
     argv = [sys.executable, "-c", _PRELOADED, "--repo", str(root), "remember", text]
     process = subprocess.Popen(
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdin is not None and process.stdout is not None
-    process.stdout.readline()
     start = time.perf_counter()
-    process.stdin.write("go\n")
-    process.stdin.flush()
+    try:
+        if process.stdout.readline().strip() != "ready":
+            raise BrokenPipeError
+        start = time.perf_counter()
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    except BrokenPipeError:
+        _, err = process.communicate()
+        raise RuntimeError(f"memrepo died before the write: {err[-500:]}") from None
     if delay is not None:
         try:
             process.wait(timeout=delay)
         except subprocess.TimeoutExpired:
             process.send_signal(signal.SIGKILL)
-    process.wait()
+    process.communicate()
     return time.perf_counter() - start
 
 

@@ -23,16 +23,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _faults_common import Tally, Workers, cli, head_file, repo_problems, worktree_file
+from _faults_common import (
+    Tally,
+    Workers,
+    cli,
+    head_file,
+    repo_problems,
+    seeded_repo,
+    worktree_file,
+)
 
 MEMORY = "MEMORY.md"
 
 
 def new_repo(root: Path) -> None:
-    for args in (("init",), ("remember", "Seed fact of the editor part")):
-        run = cli(root, *args)
-        if run.failed:
-            raise RuntimeError(run.describe())
+    seeded_repo(root)
 
 
 def pace_ms(root: Path, writes: int, saves: int) -> float:
@@ -96,7 +101,7 @@ def judge_tokens(tally: Tally, root: Path, saves: list[dict[str, Any]], where: s
             tally.lose("duplicated", f"{where} {token} is {head.count(token)} times on main")
 
 
-def run_part(work: Path, writes: int, saves: int, seed: int) -> Tally:
+def run_part(work: Path, writes: int, saves: int, seed: int, how: str = "rename,in_place") -> Tally:
     tally = Tally("2 editor saves during writes")
     start = time.perf_counter()
     work.mkdir(parents=True, exist_ok=True)
@@ -107,7 +112,7 @@ def run_part(work: Path, writes: int, saves: int, seed: int) -> Tally:
     workers.start("writer", root, "writer", "--count", str(writes), "--topics")
     editor_seed = str(random.Random(seed).randrange(1 << 30))
     workers.start("editor", root, "editor", "--count", str(saves), "--pace", f"{pace:.2f}",
-                  "--seed", editor_seed)  # fmt: skip
+                  "--seed", editor_seed, "--how", how)  # fmt: skip
     workers.release()
     for name, code in workers.wait().items():
         if code != 0:
@@ -121,5 +126,52 @@ def run_part(work: Path, writes: int, saves: int, seed: int) -> Tally:
     for problem in repo_problems(root):
         tally.lose("unsound", f"{where} {problem}")
     tally.info["pace_ms"] = round(pace, 2)
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+HELD = ("truncated", "half_written")
+
+
+def held_save(tally: Tally, root: Path, how: str) -> None:
+    """One save that stays open across a whole `memrepo remember`: the editor truncated
+    MEMORY.md (and, for `half_written`, wrote half of it) and finishes after memrepo's
+    write (a big file, a slow or network disk). The interleaving the random editor hits
+    now and then, made certain."""
+    new_repo(root)
+    path = root / MEMORY
+    before = path.read_text(encoding="utf-8")
+    token = f"held-{how}-{random.randrange(16**6):06x}"
+    at = before.find("\n## Index")
+    new = before[: at + 1] + f"- Saved slowly by the editor {token}\n" + before[at + 1 :]
+    cut = len(new) // 2 if how == "half_written" else 0
+    with open(path, "w", encoding="utf-8") as handle:  # truncates, as in-place saves do
+        handle.write(new[:cut])
+        handle.flush()
+        during = cli(root, "remember", f"Written while the editor was saving ({how})")
+        handle.write(new[cut:])
+    final = cli(root, "remember", f"Written after the editor saved ({how})")
+    where = f"[{how}, repo {root}]"
+    for run in (during, final):
+        if run.failed and not (run.code == 1 and run.stderr.startswith("memrepo: ")):
+            tally.lose("commands_failed", f"{where} {run.describe()}")
+    head, disk = head_file(root, MEMORY), worktree_file(root, MEMORY)
+    tally.add("held_saves")
+    if token not in head or token not in disk:
+        gone = "main" if token not in head else "the file"
+        tally.lose("held_saves_lost", f"{where} the editor's save ({token}) is not in {gone}")
+    kept = [line for line in before.splitlines() if line.strip() and line not in head]
+    if kept:
+        tally.lose("lines_lost", f"{where} {len(kept)} lines the person kept are gone: {kept[:3]}")
+    for problem in repo_problems(root):
+        tally.lose("unsound", f"{where} {problem}")
+
+
+def run_held(work: Path) -> Tally:
+    tally = Tally("2b an editor save held open across a write")
+    start = time.perf_counter()
+    work.mkdir(parents=True, exist_ok=True)
+    for how in HELD:
+        held_save(tally, (work / how).resolve(), how)
     tally.seconds = time.perf_counter() - start
     return tally

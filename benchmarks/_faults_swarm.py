@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _faults_common import Tally, Workers, cli, repo_problems
+from _faults_common import Tally, Workers, cli, head_file, repo_problems, worktree_file
 from _faults_editor import judge_tokens, new_repo, pace_ms
 
 from memrepo import MemoryRepo
@@ -91,10 +91,37 @@ def judge_readers(tally: Tally, workers: Workers, names: list[str], where: str) 
                 tally.lose("workers_crashed", f"{where} {name}: {record['trace']}")
 
 
-def run_part(work: Path, writers: int, writes: int, seed: int) -> Tally:
+def undo_with_pending_edit(tally: Tally, root: Path) -> None:
+    """The certain case of what the undoer races with: a person's edit is pending when a
+    bare `memrepo undo` runs. It must reverse the agent's write and keep the edit."""
+    new_repo(root)
+    agent = "Agent write that the bare undo must reverse"
+    steps = [cli(root, "remember", agent, "--by", "agent")]
+    path = root / "MEMORY.md"
+    text = path.read_text(encoding="utf-8")
+    at = text.find("\n## Index")
+    path.write_text(text[: at + 1] + "- Person's pending line\n" + text[at + 1 :])
+    steps.append(cli(root, "undo"))
+    where = f"[bare undo with a pending edit, repo {root}]"
+    for run in steps:
+        if run.failed:
+            tally.lose("commands_failed", f"{where} {run.describe()}")
+    head, disk = head_file(root, "MEMORY.md"), worktree_file(root, "MEMORY.md")
+    if "Person's pending line" not in head or "Person's pending line" not in disk:
+        tally.lose("undo_reverted_edit", f"{where} the person's pending line was undone")
+    if agent in head:
+        tally.lose("undone_still_there", f"{where} the agent's write is still on main")
+    for problem in repo_problems(root):
+        tally.lose("unsound", f"{where} {problem}")
+
+
+def run_part(
+    work: Path, writers: int, writes: int, seed: int, how: str = "rename,in_place"
+) -> Tally:
     tally = Tally("3 writers + undo + editor + readers")
     start = time.perf_counter()
     work.mkdir(parents=True, exist_ok=True)
+    undo_with_pending_edit(tally, (work / "pending-undo").resolve())
     root = (work / "repo").resolve()
     new_repo(root)
     workers = Workers(work)
@@ -104,7 +131,7 @@ def run_part(work: Path, writers: int, writes: int, seed: int) -> Tally:
     workers.start("undoer", root, "undoer", "--count", str(max(2, writes // 2)))
     pace = pace_ms(root, writes * writers, writes * 2)
     workers.start("editor", root, "editor", "--count", str(max(2, writes)), "--pace",
-                  f"{pace:.2f}", "--seed", str(seed))  # fmt: skip
+                  f"{pace:.2f}", "--seed", str(seed), "--how", how)  # fmt: skip
     readers = ["reader_api", "reader_cli"]
     for reader in readers:
         workers.start(reader, root, reader)

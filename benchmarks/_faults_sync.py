@@ -1,8 +1,9 @@
 """Part 4 of the fault suite: two machines write and sync at the same time.
 
-One bare remote served by a real `git daemon` on 127.0.0.1. Machine A is made with
-`memrepo init`, `memrepo remote set URL --i-own-this-private-repo` and `memrepo sync`;
-machine B with `memrepo clone URL B --i-own-this-private-repo` (the CLI, as people do).
+One bare remote served by a real `git daemon` on 127.0.0.1. Machine A is a new memory
+(`memrepo init`, one `remember`), then `memrepo remote set URL --i-own-this-private-repo`
+and `memrepo sync`; machine B is made with `memrepo clone URL B
+--i-own-this-private-repo` (the CLI, as people do).
 Then both run at once (a process each, the public API): R rounds of a few remembers
 (to MEMORY.md and to one shared topic file) and a `sync`. A sync that loses a push race
 may fail with a clear error; the next round's sync catches up. After both stop, A, B and
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from _faults_common import Tally, Workers, cli, git, repo_problems
+from _faults_common import SEED_TEXT, Tally, Workers, cli, git, repo_problems, seeded_repo
 
 from memrepo import MemoryRepo
 
@@ -60,10 +61,8 @@ def git_daemon(base: Path) -> Iterator[int]:
 
 def machines(work: Path, url: str) -> tuple[Path, Path]:
     """Machine A (init, remote set, sync) and machine B (clone), through the CLI."""
-    a, b = (work / "a").resolve(), (work / "b").resolve()
+    a, b = seeded_repo(work / "a"), (work / "b").resolve()
     steps = [
-        (a, ("init",)),
-        (a, ("remember", "Written on machine A before the first sync")),
         (a, ("remote", "set", url, "--i-own-this-private-repo")),
         (a, ("sync",)),
         (b, ("clone", url, str(b), "--i-own-this-private-repo")),
@@ -126,7 +125,7 @@ def run_part(work: Path, rounds: int, writes: int, seed: int) -> Tally:
             if code != 0:
                 tally.lose("workers_crashed", f"machine {name} exit {code}")
         converge(tally, a, b)
-    acked = {"Written on machine A before the first sync"}
+    acked = {SEED_TEXT}
     for name in ("A", "B"):
         for record in workers.records(name):
             if record.get("kind") == "write":

@@ -95,9 +95,10 @@ def undoer(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def editor(args: argparse.Namespace, out: TextIO) -> None:
-    """`--count` saves of MEMORY.md, each adding one token line: every second save writes
-    a temp file and renames it over (vim, many IDEs), the others truncate and write in
-    place (VS Code, nano). Random pauses of up to 2 x `--pace` ms between saves."""
+    """`--count` saves of MEMORY.md, each adding one token line, taking turns between the
+    kinds of `--how`: `rename` writes a temp file and renames it over (vim, many IDEs),
+    `in_place` truncates and writes (VS Code, nano). Random pauses of up to 2 x `--pace`
+    ms between saves."""
     rng = random.Random(args.seed)
     path = args.root / MEMORY
     wait_for(args.go)
@@ -108,7 +109,7 @@ def editor(args: argparse.Namespace, out: TextIO) -> None:
         at = text.find("\n## Index")
         line = f"- Saved by the editor {token}\n"
         text = text[: at + 1] + line + text[at + 1 :] if at >= 0 else text + line
-        how = "rename" if n % 2 == 0 else "in_place"
+        how = args.how.split(",")[n % len(args.how.split(","))]
         if how == "rename":
             tmp = path.with_name(f".{path.name}.swp-{os.getpid()}")
             tmp.write_text(text, encoding="utf-8")
@@ -201,6 +202,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pace", type=float, default=5.0, help="editor: mean ms between saves")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--how", default="rename,in_place", help="editor: kinds of save")
     parser.add_argument("--topics", action="store_true", help="writer: also topic files")
     args = parser.parse_args()
     # `kill -USR1 PID` prints where a worker is (a hang is a finding too).

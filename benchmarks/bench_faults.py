@@ -1,10 +1,12 @@
-"""The fault suite of issue #15: what a hostile tester loses, in four parts.
+"""The fault suite of issue #15: what a hostile tester loses, in five parts.
 
 1. crash: `memrepo remember` SIGKILLed at every step of its write (strace kill points,
    states built with pygit2, random delays), then a hand edit of the same file,
    `memrepo status` and `memrepo remember`;
 2. editor: a writer process remembers M facts while an editor process saves MEMORY.md K
    times (temp + rename, and truncating writes in place), each save adding a token line;
+   held: the same in-place save (truncated, or half written) held open across a whole
+   `memrepo remember`: the interleaving part 2 hits now and then, made certain;
 3. swarm: 8 writer processes, one undoing its own and the newest writes, an editor and
    two readers (CLI and API) at once;
 4. sync: two clones of one remote served by `git daemon`, writing and syncing at once.
@@ -13,7 +15,7 @@ Every part prints one line of figures; `lost` is the number of things a person o
 agent wrote that are gone (or a broken repo, a failed command, a reader's error), and
 must be 0. Exits 1 when anything was lost, printing how to see each loss again.
 
-Usage: python benchmarks/bench_faults.py [--parts crash,editor,swarm,sync]
+Usage: python benchmarks/bench_faults.py [--parts crash,editor,held,swarm,sync]
        [--crash-modes strace,constructed,random] [--crash-repeat 2] [--random-trials 40]
        [--editor-writes 200] [--editor-saves 200] [--writers 8] [--writes 25]
        [--rounds 5] [--seed 15] [--json]
@@ -31,7 +33,7 @@ from typing import Any
 
 from _faults_common import Tally, isolated_env, use_env
 
-PARTS = ("crash", "editor", "swarm", "sync")
+PARTS = ("crash", "editor", "held", "swarm", "sync")
 
 
 def run_parts(args: argparse.Namespace, work: Path) -> list[Tally]:
@@ -59,11 +61,17 @@ def run_parts(args: argparse.Namespace, work: Path) -> list[Tally]:
     if "editor" in parts:
         from _faults_editor import run_part as editor
 
-        tallies.append(editor(work / "editor", args.editor_writes, args.editor_saves, args.seed))
+        tallies.append(
+            editor(work / "editor", args.editor_writes, args.editor_saves, args.seed, args.saves)
+        )
+    if "held" in parts:
+        from _faults_editor import run_held
+
+        tallies.append(run_held(work / "held"))
     if "swarm" in parts:
         from _faults_swarm import run_part as swarm
 
-        tallies.append(swarm(work / "swarm", args.writers, args.writes, args.seed))
+        tallies.append(swarm(work / "swarm", args.writers, args.writes, args.seed, args.saves))
     if "sync" in parts:
         from _faults_sync import run_part as sync
 
@@ -81,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--random-hits", type=int, default=3, help="kills wanted per step")
     parser.add_argument("--editor-writes", type=int, default=200)
     parser.add_argument("--editor-saves", type=int, default=200)
+    parser.add_argument("--saves", default="rename,in_place", help="the editor's kinds of save")
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--writes", type=int, default=25, help="remembers per writer")
     parser.add_argument("--rounds", type=int, default=5, help="sync rounds per machine")
