@@ -21,6 +21,7 @@ from memrepo.models import (
     CommitInfo,
     EntryView,
     ForgetResult,
+    LintFixResult,
     LintProblem,
     LintReport,
     SyncStatus,
@@ -153,12 +154,17 @@ def _add_status(commands: Subparsers) -> None:
 
 
 def _add_lint(commands: Subparsers) -> None:
-    command(
+    sub = command(
         commands,
         "lint",
         _lint,
-        "Report format problems, broken links, unlisted files and secrets; exit 1 on errors.",
-        ["memrepo lint", "memrepo lint --json"],
+        "Report format problems, broken links, unlisted files, secrets and conflict markers; "
+        "exit 1 on errors. --fix moves entries appended below MEMORY.md's Index above it, "
+        "in one undoable commit.",
+        ["memrepo lint", "memrepo lint --json", "memrepo lint --fix"],
+    )
+    sub.add_argument(
+        "--fix", action="store_true", help="fix what can be fixed (one commit), then lint"
     )
 
 
@@ -338,6 +344,8 @@ def _sync_line(sync: SyncStatus) -> str:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    if args.fix:
+        return _lint_fix(args)
     report: LintReport = open_repo(args).lint()
     if args.json:
         print_json(report)
@@ -347,6 +355,23 @@ def _lint(args: argparse.Namespace) -> int:
         for problem in report.problems:
             print(_lint_line(problem))
     return 0 if report.ok else 1
+
+
+def _lint_fix(args: argparse.Namespace) -> int:
+    result: LintFixResult = open_repo(args).lint_fix()
+    if args.json:
+        print_json(result)
+        return 0 if result.report.ok else 1
+    if result.commit is None:
+        print("nothing to fix")
+    else:
+        print(
+            f"moved {len(result.moved)} entr{'y' if len(result.moved) == 1 else 'ies'} above "
+            f"the Index of MEMORY.md (commit {result.commit[:8]}; memrepo undo reverts it)"
+        )
+    for problem in result.report.problems:
+        print(_lint_line(problem))
+    return 0 if result.report.ok else 1
 
 
 def _lint_line(problem: LintProblem) -> str:

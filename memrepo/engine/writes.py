@@ -24,7 +24,7 @@ from memrepo.folder.repo import ENTRY_POINT, EntryWrite
 from memrepo.formats import normalize_text
 from memrepo.hygiene import find_secrets, redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
-from memrepo.models import ForgetResult, UndoResult, WriteResult
+from memrepo.models import ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.items import ItemWriteResult, candidate
 from memrepo.models.sync import TEAM_REF_PREFIX
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
@@ -217,6 +217,13 @@ class WritesApi(RepoCore):
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""
         return self.folder.undo(commit, by=by)
+
+    def lint_fix(self) -> LintFixResult:
+        """Fix what `lint` finds and a machine can fix (entries appended below MEMORY.md's
+        Index move above it) in one undoable commit, then lint again."""
+        from memrepo.folder.lint_fix import fix_folder
+
+        return fix_folder(self.folder)
 
     def record_feedback(
         self, reason: str, *, workspace: str, from_owner: bool = True

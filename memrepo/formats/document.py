@@ -22,7 +22,9 @@ __all__ = ["ROOT_ENTRY_POINT", "Document", "parse", "serialize"]
 #: The one file whose ``## Index`` section holds index links instead of entries.
 ROOT_ENTRY_POINT = "MEMORY.md"
 MULTI_LINE = "bullet spans several lines; only one-line bullets are entries"
-INDEX_WITHOUT_LINK = "bullet in the Index has no [[link]]"
+ENTRY_IN_INDEX = (
+    "entry below ## Index (a bullet without [[link]]); `memrepo lint --fix` moves it above"
+)
 _BOM = "\ufeff"
 
 
@@ -50,6 +52,7 @@ class Document:
     __slots__ = (
         "_endings",
         "_entries",
+        "_in_index",
         "_layout",
         "_lines",
         "_problems",
@@ -71,6 +74,7 @@ class Document:
         self.index_links: list[IndexLink] = []
         self.index_heading: int | None = None
         self._layout = Layout()
+        self._in_index: tuple[int, ...] = ()
         self._entries: list[Entry] | None = None
         self._problems: list[Problem] = []
         self._analyze()
@@ -98,6 +102,12 @@ class Document:
             self._derive_entries()
         assert self._entries is not None
         return self._entries
+
+    @property
+    def index_entries(self) -> list[Entry]:
+        """Entries in ``MEMORY.md``'s Index section (bullets without a link, added by
+        hand there): entries like any other, which `lint --fix` moves above the Index."""
+        return [e for e in self.entries if e.line_no in self._in_index]
 
     @property
     def entry_line_numbers(self) -> tuple[int, ...]:
@@ -147,19 +157,25 @@ class Document:
         self._layout = layout
         self.index_heading = layout.index_heading
         self.index_links = []
+        in_index: list[int] = []
         for n in layout.index_lines:
             links = find_links(texts[n])
             if links:
                 self.index_links.append(IndexLink(n, links[0], texts[n]))
+            else:
+                in_index.append(n)
+        if in_index:
+            # A bullet without a link under the Index is a person's entry (appended by
+            # hand, `echo "- fact" >> MEMORY.md`), not an index line.
+            layout.index_lines = [link.line_no for link in self.index_links]
+            layout.entry_lines = sorted([*layout.entry_lines, *in_index])
+        self._in_index = tuple(in_index)
 
     def _derive_entries(self) -> None:
         texts, layout = self._texts, self._layout
         problems = [Problem(n, MULTI_LINE) for n in layout.multi_line]
         self._entries = [_entry(n, texts[n], problems) for n in layout.entry_lines]
-        linked = {link.line_no for link in self.index_links}
-        problems.extend(
-            Problem(n, INDEX_WITHOUT_LINK) for n in layout.index_lines if n not in linked
-        )
+        problems.extend(Problem(n, ENTRY_IN_INDEX) for n in self._in_index)
         problems.sort(key=lambda p: -1 if p.line_no is None else p.line_no)
         self._problems = problems
 

@@ -154,6 +154,16 @@ class LintReport(_Frozen):
         return not any(p.severity == "error" for p in self.problems)
 
 
+class LintFixResult(_Frozen):
+    """What `lint --fix` changed (one commit, or None when nothing needed fixing) and the
+    lint report of the folder after it."""
+
+    commit: str | None = None
+    #: Refs of the entries moved from below MEMORY.md's Index to above it, in file order.
+    moved: tuple[str, ...] = ()
+    report: LintReport
+
+
 class EntryEvent(_Frozen):
     """One commit in the life of a folder entry, with the trailers that say who and why."""
 
