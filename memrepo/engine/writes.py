@@ -22,7 +22,7 @@ from memrepo.errors import (
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import ENTRY_POINT, EntryWrite
 from memrepo.formats import normalize_text
-from memrepo.hygiene import find_secrets, redact_secrets, screen
+from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.models import ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.items import ItemWriteResult, candidate
@@ -263,7 +263,8 @@ def _item_result(result: ItemWriteResult) -> WriteResult:
 
 
 def _clean(value: str) -> str:
-    return " ".join(value.split())
+    # The screen's cleaning: control and invisible characters never reach the file.
+    return collapse_whitespace(value)
 
 
 def _refuse_secret_names(*names: tuple[str | None, str]) -> None:

@@ -51,3 +51,16 @@ def test_a_nul_in_remembered_text_never_reaches_a_file(memory_repo: MemoryRepo, 
     assert not any(byte < 32 and byte not in b"\t\n\r" for byte in data)
     numstat = git(memory_repo.root, "log", "-1", "--numstat", "--format=")
     assert numstat.strip() and not numstat.startswith("-\t-\t"), numstat
+
+
+def test_metadata_values_are_cleaned_of_invisible_characters(memory_repo: MemoryRepo) -> None:
+    """source and subject go into the entry's [key: value] group: a bell or a bidi
+    override there reaches the file as much as in the text."""
+    result = memory_repo.remember(
+        "Build server moved to rack 4", source="notes\u202e.txt", subject="infra\x07lab"
+    )
+    assert result.written
+    files = [p for p in memory_repo.root.rglob("*.md") if ".git" not in p.parts]
+    data = b"".join(p.read_bytes() for p in files)
+    assert b"notes.txt" in data and b"infra lab" in data
+    assert b"\x07" not in data and "\u202e".encode() not in data
