@@ -86,9 +86,13 @@ def export_repo(
         bundling.result()
         branches = gitcli.branch_heads(repo.root)
         commits = gitcli.commit_count(repo.root)
+        # The branch memrepo writes to (a repo made on `master` keeps it): a restore
+        # checks it out again.
+        branch = repo.folder.store.branch_ref.removeprefix("refs/heads/")
         manifest = {
             "created_at": repo.folder.clock.now().isoformat(),
-            "head": branches.get("main"),
+            "head": branches.get(branch),
+            "branch": branch,
             "branches": branches,
             "items": items,
             "include_private": include_private,
@@ -106,7 +110,7 @@ def export_repo(
         encrypted=encrypt,
         include_private=include_private,
         bytes=target.stat().st_size,
-        head=branches.get("main"),
+        head=branches.get(branch),
         branches=len(branches),
         commits=commits,
         items=items,

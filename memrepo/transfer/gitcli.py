@@ -48,13 +48,14 @@ def create_bundle(root: Path, target: Path) -> None:
     run_git(root, "bundle", "create", str(target), "--branches", "--tags")
 
 
-def init_repo(target: Path) -> None:
-    """A new, empty repository at `target` whose HEAD is main."""
-    run_git(target.parent, "init", "-q", "-b", "main", str(target))
+def init_repo(target: Path, branch: str = "main") -> None:
+    """A new, empty repository at `target` whose HEAD is `branch`."""
+    run_git(target.parent, "init", "-q", "-b", branch, str(target))
 
 
-def fetch_bundle(bundle: Path, target: Path) -> None:
-    """The bundle's branches and tags into the new repository at `target`, main checked out.
+def fetch_bundle(bundle: Path, target: Path, branch: str = "main") -> None:
+    """The bundle's branches and tags into the new repository at `target`, `branch`
+    checked out.
 
     Fetched into an empty repository rather than cloned, so the result has no `origin`
     remote pointing at a temporary file.
@@ -70,7 +71,7 @@ def fetch_bundle(bundle: Path, target: Path) -> None:
         corrupt=True,
     )
     # The files must be the committed bytes: a user's global autocrlf must not rewrite them.
-    run_git(target, "-c", "core.autocrlf=false", "reset", "-q", "--hard", "main", corrupt=True)
+    run_git(target, "-c", "core.autocrlf=false", "reset", "-q", "--hard", branch, corrupt=True)
 
 
 def branch_heads(root: Path) -> dict[str, str]:

@@ -97,11 +97,15 @@ def _build(
     config: LocalConfig,
     items: tuple[list[str], list[list[Any]]],
 ) -> tuple[str, int]:
-    gitcli.init_repo(built)
+    # Exports made before the manifest named its branch were all of main.
+    branch = str(manifest.get("branch") or "main")
+    if branch.startswith("-") or branch not in (manifest.get("branches") or {}):
+        raise ArchiveCorrupt(f"the export's manifest names branch {branch!r} but not its commit")
+    gitcli.init_repo(built, branch)
     state_dir = built / ".git" / STATE_DIR
     with ThreadPoolExecutor(1) as pool:
         # git unpacks the history in its own process while this one loads the items.
-        fetching = pool.submit(gitcli.fetch_bundle, bundle, built)
+        fetching = pool.submit(gitcli.fetch_bundle, bundle, built, branch)
         try:
             _load_items(state_dir, items)
         finally:
@@ -114,7 +118,7 @@ def _build(
     except NotAMemoryRepo as exc:
         raise ArchiveCorrupt(f"the export's history is not a memory repo: {exc}") from exc
     save_config(state_dir, config)
-    return branches["main"], len(branches)
+    return branches[branch], len(branches)
 
 
 def _load_items(state_dir: Path, items: tuple[list[str], list[list[Any]]]) -> None:

@@ -63,3 +63,21 @@ def test_a_review_branch_checked_out_is_refused(tmp_path: Path, git: Git) -> Non
     git(root, "switch", "-q", "-c", "dream/2026-01-01-1")
     with pytest.raises(RepoStateError, match="git switch master"):
         MemoryRepo.open(root).remember("not on a review branch")
+
+
+def test_a_master_repo_exports_and_restores_onto_master(tmp_path: Path, git: Git) -> None:
+    root = master_repo(tmp_path, git)
+    with MemoryRepo.open(root) as repo:
+        repo.remember("Written on master before the export")
+        exported = repo.export(tmp_path / "backup.mrx")
+    assert exported.head == git(root, "rev-parse", "master").strip()
+    MemoryRepo.restore(tmp_path / "backup.mrx", tmp_path / "back")
+    back = tmp_path / "back"
+    assert git(back, "symbolic-ref", "HEAD").strip() == "refs/heads/master"
+    assert git(back, "log", "--format=%s", "master") == git(root, "log", "--format=%s", "master")
+    with MemoryRepo.open(back) as restored:
+        assert restored.status().clean
+        assert restored.remember("Written after the restore").written
+    assert git(back, "log", "-1", "--format=%s", "master").strip() == (
+        "Remember: Written after the restore"
+    )
