@@ -23,7 +23,7 @@ from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
 from memrepo.recall import expiry as expiries
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
-from memrepo.recall.teams import TEAMS_KEY, sync_team_lane, team_docs, team_key
+from memrepo.recall.teams import TEAMS_KEY, join_key, sync_team_lane, team_docs, team_key
 from memrepo.recall.visibility import privacy_class
 from memrepo.routing import BY_TO_SOURCE
 from memrepo.swarm.lane import split_note_path, swarm_doc
@@ -173,9 +173,11 @@ class Projection:
         counts = [0, 0]
 
         teams = team_key(self.folder)  # before reading, so a fetch meanwhile is caught
+        team_watch = ExpiryWatch(watch.now)  # team paths are not the folder's paths
 
         def everything() -> Iterator[IndexDoc]:
-            yield from team_docs(self.folder)  # in the same commit: no second writer pass
+            # In the same commit: no second writer pass.
+            yield from team_docs(self.folder, team_watch)
             for lane, docs in enumerate((self._folder_docs(head, dirty), item_docs)):
                 for doc in docs:
                     counts[lane] += 1
@@ -184,7 +186,7 @@ class Projection:
                     yield doc
 
         store.bulk_load(everything())
-        store.set_reflected(TEAMS_KEY, teams)
+        store.set_reflected(TEAMS_KEY, join_key(teams, team_watch))
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)
