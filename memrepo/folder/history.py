@@ -10,8 +10,9 @@ change and the history reaches back to the first version.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -29,6 +30,8 @@ from memrepo.models.folder import EntryAction, EntryEvent
 #: in a row (the new side of one commit, then the old side of its parent's), so a few
 #: are enough for a merge's files too, and memory stays bounded however long the history.
 _KEPT = 8
+#: What an id made from an entry's text looks like (`formats.text.entry_id`).
+_TEXT_HASH = re.compile(r"[0-9a-f]{10}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,12 +197,23 @@ def _events_of(
 
 
 def _first_of(doc: Document | None, ids: set[str]) -> dict[str, Entry]:
-    """The first entry of each followed id in `doc`."""
+    """The first entry of each followed id in `doc`, decoding as few lines as it can.
+
+    An id that is no text hash can only be a `subject`, so while every followed id is
+    one, only the lines that mention a subject are decoded.
+    """
     found: dict[str, Entry] = {}
-    if doc is not None:
-        for entry in doc.entries:
-            if entry.id in ids and entry.id not in found:
-                found[entry.id] = entry
+    if doc is None:
+        return found
+    if any(_TEXT_HASH.fullmatch(entry_id) for entry_id in ids):
+        candidates: Iterable[Entry | None] = doc.entries
+    else:
+        candidates = (doc.entry_at(n) for n, raw in doc.entry_lines() if "subject" in raw)
+    for entry in candidates:
+        if entry is not None and entry.id in ids and entry.id not in found:
+            found[entry.id] = entry
+            if len(found) == len(ids):
+                break
     return found
 
 
