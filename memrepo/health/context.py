@@ -75,7 +75,7 @@ class HealthContext:
     @cached_property
     def store(self) -> StoreFacts:
         """Counts from memory_items (an absent file is `present=False`, never created)."""
-        return read_store_facts(self.folder.state_dir)
+        return read_store_facts(self.folder.state_dir, int(self.now.timestamp() * 1000))
 
     def sync_status(self) -> SyncStatus | None:
         """Sync state without the network (None: nobody reports it). A MemrepoError the

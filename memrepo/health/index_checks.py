@@ -18,6 +18,8 @@ from memrepo.health.context import HealthContext
 from memrepo.health.grading import graded, plural, skipped
 from memrepo.health.index_read import IndexFacts, read_index_facts
 from memrepo.models.health import HealthCheck
+from memrepo.recall import expiry
+from memrepo.recall.expiry import ExpiryWatch
 from memrepo.recall.projection import ITEMS_KEY, MAIN, WORKTREE_KEY
 from memrepo.recall.searcher import INDEX_DIR, INDEX_LANES
 from memrepo.swarm.paths import split_note_path
@@ -36,15 +38,23 @@ def _indexed(path: str) -> bool:
     return path.endswith(".md") and (not in_swarm or split_note_path(path) is not None)
 
 
-def _doc_count(doc: Document) -> int:
-    """Documents the projection makes of a file: one per distinct entry id with text."""
-    return len({entry.id for entry in doc.entries if entry.text})
+def _doc_count(doc: Document, watch: ExpiryWatch) -> int:
+    """Documents the projection makes of a file: one per distinct entry id with text,
+    entries past their `expires:` date left out."""
+    return len(
+        {
+            entry.id
+            for entry in doc.entries
+            if entry.text and not watch.entry_expired(doc.path, entry.metadata)
+        }
+    )
 
 
 def expected_folder_docs(ctx: HealthContext, dirty: set[str]) -> int:
     """Folder and swarm documents of HEAD, files edited in the working tree read there."""
+    watch = ExpiryWatch(ctx.now)
     total = sum(
-        _doc_count(doc)
+        _doc_count(doc, watch)
         for path, doc in ctx.head_docs.items()
         if _indexed(path) and path not in dirty
     )
@@ -53,7 +63,7 @@ def expected_folder_docs(ctx: HealthContext, dirty: set[str]) -> int:
         if data is None:
             continue
         try:
-            total += _doc_count(parse(data, path))
+            total += _doc_count(parse(data, path), watch)
         except FormatError:
             continue
     return total
@@ -108,6 +118,9 @@ def _behind(ctx: HealthContext, facts: IndexFacts) -> str | None:
         was_dirty = set()
     if was_dirty != _dirty(ctx):
         return "uncommitted edits changed since the index was synced; the next recall reads them"
+    _pending, come = expiry.split_due(expiry.load(facts.reflected.get(expiry.EXPIRY_KEY)), ctx.now)
+    if come:
+        return "memory expired since the index was synced; the next recall leaves it out"
     hot = ctx.store.hot_version if ctx.store.present else None
     reflected_items = facts.reflected.get(ITEMS_KEY)
     if hot is not None and reflected_items != str(hot):
@@ -117,7 +130,7 @@ def _behind(ctx: HealthContext, facts: IndexFacts) -> str | None:
 
 def _compare_counts(ctx: HealthContext, facts: IndexFacts) -> HealthCheck:
     want_folder = expected_folder_docs(ctx, _dirty(ctx))
-    want_items = ctx.store.active
+    want_items = ctx.store.live
     have_folder = sum(facts.lane_counts.get(lane, 0) for lane in FILE_LANES)
     have_items = facts.lane_counts.get("memory", 0)
     off = abs(have_folder - want_folder) + abs(have_items - want_items)
@@ -127,6 +140,7 @@ def _compare_counts(ctx: HealthContext, facts: IndexFacts) -> HealthCheck:
         ctx.limits.index,
         unit="documents off",
         detail=f"index holds {have_folder} folder and swarm + {have_items} item documents; "
-        f"HEAD has {want_folder} entries, the store {want_items} active items",
+        f"HEAD has {want_folder} unexpired entries, the store {want_items} active unexpired "
+        "items",
         fix=_FIX,
     )

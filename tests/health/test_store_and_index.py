@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from memrepo import MemoryRepo
@@ -122,3 +123,29 @@ def test_index_of_another_schema_or_rewritten_history_warns(memory_repo: MemoryR
     meta_path.write_text(json.dumps({**meta, "schema_version": 999}))
     other = check(memory_repo, "index")
     assert other.status == "WARN" and "schema version 999" in other.detail
+
+
+class _Clock:
+    """A clock the test moves forward (the repo's `clock` seam)."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def test_expired_memory_is_not_counted_as_missing_from_the_index(tmp_path: Path) -> None:
+    clock = _Clock(datetime(2026, 3, 2, 12, tzinfo=UTC))
+    repo = MemoryRepo.init(tmp_path / "mem", clock=clock)
+    repo.remember("Parking code for the offsite is 4417", expires="2026-03-03", by="user")
+    repo.remember("Ana is at the hotel desk", contact_ref="mail:ana", expires="2026-03-03")
+    repo.remember("Parking at the office is in level -2", by="user")
+    repo.remember("Standup is at 9:30", private=True)
+    assert check(_reindexed(repo), "index").status == "PASS"
+    clock.at = datetime(2026, 3, 4, 9, tzinfo=UTC)
+    waiting = check(repo, "index")
+    assert waiting.status == "INFO" and "expired since the index was synced" in waiting.detail
+    found = check(_reindexed(repo), "index")
+    assert (found.status, found.figure) == ("PASS", 0)
+    assert "1 folder and swarm + 1 item documents" in found.detail
