@@ -15,6 +15,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- NothingToUndo               no memrepo commit left to undo
     +-- LockTimeout                 another writer held the write lock for too long
     +-- SecretInEdit                an uncommitted edit holds a secret
+    |   +-- SecretInFileName        a file a person made is named with a secret
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
     |   +-- SecretInName            a name (workspace, file, task id) holds a secret
     +-- IndexLocked                 another process held the search index writer too long
@@ -182,6 +183,20 @@ class SecretInEdit(MemrepoError):
         )
         self.path = path
         self.line = line
+
+
+class SecretInFileName(SecretInEdit):
+    """A file a person created or renamed has a secret in its name: committing it would put
+    the secret in a tree. The message shows the name redacted, never the value."""
+
+    def __init__(self, shown_path: str, kind: str) -> None:
+        MemrepoError.__init__(
+            self,
+            f"{shown_path}: the file name looks like a secret ({kind}); rename the file, then "
+            "retry (memrepo never commits secrets)",
+        )
+        self.path = shown_path
+        self.line = 0
 
 
 class InvalidArgument(MemrepoError, ValueError):

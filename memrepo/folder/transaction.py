@@ -31,14 +31,20 @@ import pygit2
 
 from memrepo.clock import Identity
 from memrepo.config import LocalConfig
-from memrepo.errors import DirtyWorktree, InvalidArgument, SecretInEdit, WorktreeChanged
+from memrepo.errors import (
+    DirtyWorktree,
+    InvalidArgument,
+    SecretInEdit,
+    SecretInFileName,
+    WorktreeChanged,
+)
 from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
 from memrepo.folder.paths import check_path
-from memrepo.hygiene import find_secrets
+from memrepo.hygiene import find_secrets, redact_secrets
 
 #: Times a write is made after a file changed under it before it gives up, and the
 #: pause before each new attempt (doubling): an editor's autosave comes in bursts.
@@ -200,10 +206,11 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def _refuse_secrets(path: str, data: bytes) -> None:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return
+    named = find_secrets(path)
+    if named:
+        raise SecretInFileName(redact_secrets(path)[0], named[0].kind)
+    # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret.
+    text = data.decode("utf-8", "replace")
     found = find_secrets(text)
     if found:
         line = text.count("\n", 0, found[0].start) + 1

@@ -17,6 +17,7 @@ from memrepo import (
     PathOutsideRoot,
     RepoStateError,
     SecretInEdit,
+    SecretInFileName,
 )
 
 Git = Callable[..., str]
@@ -72,6 +73,26 @@ def test_secret_in_a_user_edit_is_not_committed(memory_repo: MemoryRepo, git: Gi
         memory_repo.remember("Agent fact")
     assert commit_count(git, memory_repo.root) == 1
     assert (memory_repo.root / "keys.md").exists()
+
+
+def test_a_file_named_with_a_secret_is_not_committed(memory_repo: MemoryRepo, git: Git) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (memory_repo.root / f"{token}.md").write_text("# Notes\n\n- harmless text\n")
+    with pytest.raises(SecretInFileName) as caught:
+        memory_repo.remember("Agent fact")
+    assert token not in str(caught.value) and "rename the file" in str(caught.value)
+    assert commit_count(git, memory_repo.root) == 1
+    assert token not in git(memory_repo.root, "log", "--all", "--name-only")
+
+
+def test_a_secret_in_an_edit_that_is_not_utf8_is_not_committed(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    data = b"# Keys\n\n- caf\xe9 aws AKIAIOSFODNN7EXAMPLE\n"
+    (memory_repo.root / "keys.md").write_bytes(data)
+    with pytest.raises(SecretInEdit, match=r"keys\.md:3"):
+        memory_repo.remember("Agent fact")
+    assert commit_count(git, memory_repo.root) == 1
 
 
 @pytest.mark.parametrize(
