@@ -15,6 +15,7 @@ import math
 from memrepo.dreaming.ops import make_op
 from memrepo.dreaming.snapshot import ENTRY_POINT, Fact, Snapshot
 from memrepo.folder.paths import link_target, slugify
+from memrepo.hygiene import redact_secrets
 from memrepo.models.dream import Op
 
 L0_BUDGET_TOKENS = 600
@@ -64,4 +65,5 @@ def find_overflow(
 
 def _destination(fact: Fact) -> str:
     kind = fact.metadata.get("kind", "").strip()
-    return f"topics/{slugify(kind) if kind else 'notes'}.md"
+    # A person wrote the kind: a secret in it must not become a file name.
+    return f"topics/{slugify(redact_secrets(kind)[0]) if kind else 'notes'}.md"

@@ -14,7 +14,8 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from memrepo.errors import PathOutsideRoot
+from memrepo.errors import PathOutsideRoot, SecretInName
+from memrepo.hygiene import find_secrets
 
 _SLUG_DROP = re.compile(r"[^\w-]+")
 
@@ -86,6 +87,11 @@ def check_path(path: str, root: Path | None = None) -> None:
         raise PathOutsideRoot(path, "the path is too long with the memory root in front of it")
     for part in parts:
         _check_part(path, part)
+    found = find_secrets(path)
+    if found:
+        # Whoever derived the path (a workspace, a kind, a file name) screened it or not:
+        # a path is in every tree and the Index for good, so it never carries a secret.
+        raise SecretInName("path", found[0].kind)
 
 
 def _check_part(path: str, part: str) -> None:

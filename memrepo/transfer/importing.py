@@ -32,7 +32,7 @@ from memrepo.folder.messages import summarize
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import EntryWrite
 from memrepo.formats.importers import Fact, Rejected
-from memrepo.hygiene import redact_secrets, screen
+from memrepo.hygiene import find_secrets, redact_secrets, screen
 from memrepo.items.writer import content_hash
 from memrepo.models import WriteResult
 from memrepo.models.items import ItemCandidate, Kind, SourceRef, candidate
@@ -192,6 +192,10 @@ class _Planner:
         self._names: dict[str, str] = {}
 
     def plan(self, fact: Fact) -> EntryWrite | _ItemPlan | str:
+        if any(find_secrets(name) for name in (fact.workspace, fact.contact, fact.task_id) if name):
+            # A name is how later reads find the fact again (see engine/writes.py): a row
+            # named with a secret is skipped, never stored under a redacted name.
+            return "secret_in_name"
         workspace = slugify(fact.workspace) if fact.workspace else None
         settings = self.repo.config.workspace(workspace)
         try:
