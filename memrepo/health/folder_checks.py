@@ -17,7 +17,7 @@ from memrepo.models.folder import LintProblem
 from memrepo.models.health import HealthCheck
 from memrepo.recall.context_budget import estimate_tokens
 
-_FORMAT_KINDS = ("format", "encoding", "binary", "too_large")
+_FORMAT_KINDS = ("format", "encoding", "binary", "too_large", "conflict")
 
 
 def _where(problem: LintProblem) -> str:

@@ -49,6 +49,14 @@ def test_unreadable_file_fails_format_and_odd_lines_warn(memory_repo: MemoryRepo
     assert "bad.md" in broken.detail and "cannot be read" in broken.detail
 
 
+def test_conflict_markers_committed_by_hand_fail_format(memory_repo: MemoryRepo, git: Git) -> None:
+    markers = b"# Notes\n\n<<<<<<< HEAD\n- ours\n=======\n- theirs\n>>>>>>> other\n"
+    commit_files(git, memory_repo.root, {"notes.md": markers})
+    found = check(memory_repo, "format")
+    assert found.status == "FAIL"
+    assert "notes.md:3" in found.detail
+
+
 def test_format_passes_on_clean_files(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("Deploys go through the staging cluster", file="ops.md")
     found = check(memory_repo, "format")

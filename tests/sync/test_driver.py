@@ -237,7 +237,8 @@ def test_git_pull_merges_a_memory_file_git_calls_binary(
         install_git_hooks(root)
     stray = "- Pasted from a terminal \x00 with a NUL [by: user]\n"
     (a / "MEMORY.md").write_text(memory_md(a).replace("## Index", stray + "\n## Index"))
-    git(a, "commit", "-q", "-am", "by hand, with a NUL")
+    # The pre-commit hook refuses a NUL byte; the file may still arrive another way.
+    git(a, "commit", "-q", "--no-verify", "-am", "by hand, with a NUL")
     remember(a, "Deploys go through staging first", by="user")
     git(a, "push", "-q", "origin", "main")
     remember(b, "Prefers pnpm over npm", by="user")

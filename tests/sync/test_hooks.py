@@ -157,5 +157,5 @@ def test_a_secret_in_a_memory_file_with_a_nul_byte_still_blocks(root: Path, git:
     result = commit(root)
     assert result.returncode != 0
     assert "notes.md:4" in result.stderr and "github_token" in result.stderr
-    assert "notes.md:3: warning: a NUL byte" in result.stderr
+    assert "notes.md:3: error: NUL byte" in result.stderr
     assert git(root, "rev-parse", "HEAD") == head
