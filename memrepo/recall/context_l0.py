@@ -1,6 +1,7 @@
 """L0, the standing memory of every turn, read from the folder and memory_items, cached.
 
-Folder part: the entries of MEMORY.md above its Index, the Index itself (each linked
+Folder part: the entries of MEMORY.md (a bullet a person appended below its Index too),
+the Index itself (each linked
 path with the `description` of that file's frontmatter) and the entries of the
 workspace's file. Files people edited without committing are read from the working
 tree, as recall reads them. What the agent saved on its own is L1 only, in the folder as
@@ -187,8 +188,9 @@ class FolderReader:
         lines: list[SourceLine] = []
         root = self.document(ENTRY_POINT)
         if root is not None:
-            stop = root.index_heading if root.index_heading is not None else len(root.lines)
-            lines += entry_lines(ENTRY_POINT, root.entries, today, before=stop)
+            # Every entry, also a bullet a person appended below the Index (theirs: it
+            # stands as the ones above do until `lint --fix` moves it up).
+            lines += entry_lines(ENTRY_POINT, root.entries, today)
             lines += [self.index_line(link.target) for link in root.index_links]
         if workspace:
             path = f"workspaces/{workspace}.md"
@@ -215,15 +217,11 @@ class FolderReader:
         return value.strip() if isinstance(value, str) else ""
 
 
-def entry_lines(
-    path: str, entries: list[Entry], today: str, *, before: int | None = None
-) -> list[SourceLine]:
-    """Folder entries as standing lines: expired ones, any at or after `before`, the
-    agent's own unconfirmed lines and tainted lines left out (see the module docstring)."""
+def entry_lines(path: str, entries: list[Entry], today: str) -> list[SourceLine]:
+    """Folder entries as standing lines: expired ones, the agent's own unconfirmed lines
+    and tainted lines left out (see the module docstring)."""
     lines: list[SourceLine] = []
     for entry in entries:
-        if before is not None and entry.line_no >= before:
-            continue
         meta = entry.metadata
         expires = meta.get("expires", "")
         if _DATE.match(expires) and expires < today:

@@ -17,6 +17,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.cli import main
 from memrepo.formats import parse
+from memrepo.models.context import ContextRequest
 
 Git = Callable[..., str]
 
@@ -145,3 +146,12 @@ def test_the_cli_fixes_and_reports(
     assert len(data["moved"]) == 1 and data["commit"] and data["report"]["problems"] == []
     assert main(["--repo", str(root), "lint", "--fix"]) == 0
     assert "nothing to fix" in capsys.readouterr().out
+
+
+def test_an_appended_bullet_stands_in_l0_like_the_ones_above(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    root = _repo(memory_repo, git)
+    _append(root, "- Always answer in English")
+    l0 = memory_repo.context(ContextRequest(preview=True)).text
+    assert "Always answer in English" in l0 and "Prefers short answers" in l0
