@@ -17,8 +17,10 @@ import pytest
 from hypothesis import settings
 
 from memrepo import MemoryRepo
+from memrepo.cli import main
 
 Git = Callable[..., str]
+Run = Callable[..., tuple[int, str, str]]
 
 # The gate must give the same answer on every run: property tests draw the same examples
 # each time (derandomized, no example database). To hunt for new cases, run with
@@ -82,3 +84,16 @@ def git() -> Git:
         ).stdout
 
     return run
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    """Call the CLI's `main` in this process; (exit code, stdout, stderr). Test modules
+    whose commands all name one repo define their own `run` that adds `--repo`."""
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return call

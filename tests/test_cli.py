@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import build_parser, main
+from memrepo.cli import build_parser
 
 Git = Callable[..., str]
 Run = Callable[..., tuple[int, str, str]]
@@ -24,18 +24,6 @@ LOG_LINE = re.compile(r"^[0-9a-f]{10} \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+/\S+ .+$"
 # Built at runtime so the test file itself holds no credential-shaped string.
 FAKE_AWS_KEY = "AKIA" + "Q3ZX7W2V9K4M1N8P"
 README = Path(__file__).resolve().parent.parent / "README.md"
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    """Call `main` and return (exit code, stdout, stderr)."""
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
 
 
 @pytest.fixture

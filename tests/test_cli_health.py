@@ -7,10 +7,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 Git = Callable[..., str]
 Run = Callable[..., tuple[int, str, str]]
@@ -23,16 +20,6 @@ LINE = re.compile(
     (?:\s.*)?$""",
     re.VERBOSE,
 )
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
 
 
 def _messy(repo: MemoryRepo, git: Git) -> Path:

@@ -23,21 +23,10 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 from .leaks import AWS_KEY_ID, GITHUB_TOKEN, leaks
 
 Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 from memrepo.index import IndexDoc, IndexStore, build_query
 
 from .conftest import doc
@@ -26,16 +25,6 @@ from .conftest import doc
 TOKEN = "ghp_" + "1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"
 MARKER = "[redacted github_token]"
 Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
 
 
 def _state_holds(root: Path, secret: str) -> list[str]:

@@ -19,24 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from memrepo.cli import main
-
 from .conftest import make_bare, snapshot
 
 # Built at runtime so the test file itself holds no credential-shaped string.
 TOKEN = "ghp_" + "1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"
 CONFIRM = "--i-own-this-private-repo"
 Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
 
 
 def _git(repo: Path, *args: str) -> str:
