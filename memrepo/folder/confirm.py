@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import pygit2
 
-from memrepo.errors import EntryNotFound
 from memrepo.folder.messages import build_message, summarize
-from memrepo.folder.repo import MemoryFolder, parse_ref
+from memrepo.folder.repo import MemoryFolder, entry_at, parse_ref
 from memrepo.folder.transaction import Change
-from memrepo.formats import Entry, format_entry, parse, serialize
+from memrepo.formats import Entry, format_entry, serialize
 from memrepo.models.folder import ConfirmResult
 
 ORIGIN = "confirm"
@@ -56,18 +55,12 @@ def confirmed_line(entry: Entry, day: str) -> str | None:
 def confirm_entry(folder: MemoryFolder, ref: str, *, task: str | None = None) -> ConfirmResult:
     """Confirm the entry `ref` (`folder:<path>#<id>`) in one commit; see the module
     docstring. EntryNotFound when the file or the entry is not there."""
-    path, entry_id = parse_ref(ref)
+    path, _ = parse_ref(ref)
     day = folder.clock.now().date().isoformat()
     found: list[str] = []
 
     def plan(parent: pygit2.Commit) -> Change | None:
-        data = folder.store.read(path, parent)
-        if data is None:
-            raise EntryNotFound(ref, f"{path} is not in the memory repo")
-        doc = parse(data, path)
-        entry = next((e for e in doc.entries if e.id == entry_id), None)
-        if entry is None:
-            raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}")
+        doc, entry = entry_at(folder.store, parent, ref)
         found[:] = [entry.text]
         line = confirmed_line(entry, day)
         if line is None:

@@ -34,7 +34,7 @@ from memrepo.folder.paths import check_path, link_target
 from memrepo.folder.transaction import Change, WriteTransaction
 from memrepo.folder.trees import changed_paths
 from memrepo.folder.undo import UndoPlan, default_target, first_parent_history, plan_undo
-from memrepo.formats import Document, format_entry, normalize_text, parse, serialize
+from memrepo.formats import Document, Entry, format_entry, normalize_text, parse, serialize
 from memrepo.formats import entry_id as entry_id_of
 from memrepo.models import (
     CommitInfo,
@@ -71,6 +71,20 @@ def parse_ref(ref: str) -> tuple[str, str]:
 
 def make_ref(path: str, entry_id: str) -> str:
     return f"folder:{path}#{entry_id}"
+
+
+def entry_at(store: GitStore, commit: pygit2.Commit, ref: str) -> tuple[Document, Entry]:
+    """The file and the entry `ref` names, as of `commit` (what a change to one entry is
+    planned on); EntryNotFound when the file or the entry is not there."""
+    path, entry_id = parse_ref(ref)
+    data = store.read(path, commit)
+    if data is None:
+        raise EntryNotFound(ref, f"{path} is not in the memory repo")
+    doc = parse(data, path)
+    entry = next((e for e in doc.entries if e.id == entry_id), None)
+    if entry is None:
+        raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}")
+    return doc, entry
 
 
 class MemoryFolder:
@@ -236,17 +250,11 @@ class MemoryFolder:
 
     def forget(self, ref: str, *, by: str = "user", task: str | None = None) -> ForgetResult:
         """Remove one entry in one commit."""
-        path, entry_id = parse_ref(ref)
+        path, _ = parse_ref(ref)
         found: list[str] = []
 
         def plan(parent: pygit2.Commit) -> Change:
-            data = self.store.read(path, parent)
-            if data is None:
-                raise EntryNotFound(ref, f"{path} is not in the memory repo")
-            doc = parse(data, path)
-            entry = next((e for e in doc.entries if e.id == entry_id), None)
-            if entry is None:
-                raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}")
+            doc, entry = entry_at(self.store, parent, ref)
             doc.remove_line(entry.line_no)
             found[:] = [entry.text]
             message = build_message(
