@@ -7,10 +7,13 @@ they mean the same thing on a laptop and on CI.
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,3 +96,34 @@ class Timing:
     @classmethod
     def of(cls, seconds: list[float]) -> Timing:
         return cls(len(seconds), percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000)
+
+
+@contextmanager
+def git_daemon(base: Path) -> Iterator[int]:
+    """A real `git daemon` on a free loopback port serving `base`, pushes allowed (as
+    tests/sync/conftest starts one); killed with its process group on exit."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    command = [
+        "git", "daemon", "--reuseaddr", f"--base-path={base}", "--export-all",
+        "--enable=receive-pack", f"--port={port}", "--listen=127.0.0.1", str(base),
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, start_new_session=True, env=GIT_ENV,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()

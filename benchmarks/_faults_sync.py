@@ -15,48 +15,15 @@ the mains not agreeing after the closing syncs, an unsound repo on either machin
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import socket
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
+from _common import git_daemon
 from _faults_common import SEED_TEXT, Tally, Workers, cli, git, repo_problems, seeded_repo
 
 from memrepo import MemoryRepo
-
-
-@contextlib.contextmanager
-def git_daemon(base: Path) -> Iterator[int]:
-    """A real `git daemon` serving `base` with receive-pack on (as tests/sync/conftest)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    command = [
-        "git", "daemon", "--reuseaddr", f"--base-path={base}", "--export-all",
-        "--enable=receive-pack", f"--port={port}", "--listen=127.0.0.1", str(base),
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        yield port
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 def machines(work: Path, url: str) -> tuple[Path, Path]:

@@ -19,19 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import socket
 import statistics
-import subprocess
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from _common import GIT_ENV, git, timed
+from _common import git, git_daemon, timed
 
 from memrepo import MemoryRepo
 from memrepo.sync import api
@@ -39,35 +33,6 @@ from memrepo.sync import api
 CORPUS_FILES = 40
 CORPUS_ENTRIES = 20
 BUDGET = 2.0
-
-
-@contextmanager
-def git_daemon(base: Path) -> Iterator[int]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    command = [
-        "git", "daemon", "--reuseaddr", f"--base-path={base}", "--export-all",
-        "--enable=receive-pack", f"--port={port}", "--listen=127.0.0.1", str(base),
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, start_new_session=True, env=GIT_ENV,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        yield port
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 def topic(n: int) -> str:
