@@ -615,3 +615,16 @@ def test_the_readme_agent_snippet_runs(
     status, source, ref = capsys.readouterr().out.split()
     assert (status, source) == ("written", "user_stated")
     assert ref.startswith("folder:workspaces/web-shop.md#")
+
+
+def test_a_set_aside_journal_is_one_warning_line_and_the_command_works(
+    run: Run, memory_repo: MemoryRepo
+) -> None:
+    journal = memory_repo.folder.state_dir / "journal.json"
+    memory_repo.close()
+    journal.write_text('{"commit": "zz", "parent": 1, "files": {"../x": null}}')
+    code, out, err = run("--repo", str(memory_repo.root), "remember", "After a forged journal")
+    assert code == 0 and out.startswith("inserted ")
+    assert err.count("\n") == 1 and err.startswith("memrepo: warning: the journal of an")
+    assert "Traceback" not in err and ".py:" not in err
+    assert not journal.exists()

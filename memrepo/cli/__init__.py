@@ -2,15 +2,18 @@
 
 Each command parses its arguments, calls one public method, and prints the result as
 human text or, with `--json`, as the result model's JSON. A `MemrepoError` becomes one
-line on stderr and exit code 1; argparse usage errors exit 2. The rules live in the
-library, never here.
+line on stderr and exit code 1; argparse usage errors exit 2; a warning the library
+raises (a crash journal set aside, ...) is one `memrepo: warning:` line on stderr, never
+Python's file:line form. The rules live in the library, never here.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from memrepo.cli import (
     confirm,
@@ -42,11 +45,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits for --help (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler
-    try:
-        return handler(args)
-    except MemrepoError as exc:
-        print(f"memrepo: {exc}", file=sys.stderr)
-        return 1
+    with warnings.catch_warnings():
+        # memrepo's own warnings are for the person; other libraries' are not.
+        warnings.simplefilter("ignore")
+        warnings.filterwarnings("always", module=r"memrepo(\.|$)")
+        warnings.showwarning = _show_warning
+        try:
+            return handler(args)
+        except MemrepoError as exc:
+            print(f"memrepo: {exc}", file=sys.stderr)
+            return 1
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """One line a person can read; where in memrepo it was raised is not their concern."""
+    text = " ".join(str(message).split()).removeprefix("memrepo: ")
+    print(f"memrepo: warning: {text}", file=sys.stderr)
 
 
 # --- parser ----------------------------------------------------------------------------
