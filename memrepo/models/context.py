@@ -8,7 +8,7 @@ refs and token counts behind it, so a person can check what their agent saw.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,17 +29,7 @@ GateLayer = Literal[
     "team",
     "swarm",
 ]
-GATE_LAYERS: tuple[GateLayer, ...] = (
-    "folder_l0",
-    "items_l0",
-    "recall_l1",
-    "private_items",
-    "workspace_private",
-    "contact_items",
-    "task_items",
-    "team",
-    "swarm",
-)
+GATE_LAYERS: tuple[GateLayer, ...] = get_args(GateLayer)
 Tag = Literal["inferred", "imported", "tainted"]
 BlockName = Literal["l0", "l1", "swarm"]
 

@@ -6,20 +6,26 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def test_secret_corpus_reports_zero_leaks_and_zero_false_positives() -> None:
+def _figures(script: str, *args: str) -> Any:
+    """The `--json` figures a benchmark script prints, run as a user runs it."""
     out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "secret_corpus.py"), "--json", "--entropy"],
+        [sys.executable, str(BENCHMARKS / script), *args, "--json"],
         check=True,
         capture_output=True,
         text=True,
         cwd=BENCHMARKS,
         timeout=120,
     ).stdout
-    figures = json.loads(out)
+    return json.loads(out)
+
+
+def test_secret_corpus_reports_zero_leaks_and_zero_false_positives() -> None:
+    figures = _figures("secret_corpus.py", "--entropy")
     assert figures["secrets"] >= 60 and figures["lookalikes"] >= 30
     assert figures["leaks"] == 0 and set(figures["leaks_per_family"].values()) == {0}
     assert figures["false_positives"] == 0
@@ -28,12 +34,5 @@ def test_secret_corpus_reports_zero_leaks_and_zero_false_positives() -> None:
 
 
 def test_bench_screen_small_inputs_run() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_screen.py"), "--small-only", "--json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=BENCHMARKS,
-        timeout=120,
-    ).stdout
-    assert set(json.loads(out)["per_call_us"]) == {"memory line", "prose 2000", "notes 2000"}
+    per_call = _figures("bench_screen.py", "--small-only")["per_call_us"]
+    assert set(per_call) == {"memory line", "prose 2000", "notes 2000"}
