@@ -18,6 +18,7 @@ Callers go through `transaction.WriteTransaction`, which validates first.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ from memrepo.folder.trees import (
 
 #: The branch of a new memory repo (an existing repo keeps the branch HEAD is on).
 MAIN = "refs/heads/main"
+#: Looks at the worktree before a status that keeps failing means "busy" (`_status`).
+_STATUS_ATTEMPTS = 5
 _HEADS = "refs/heads/"
 #: Branches memrepo makes beside the working one and never commits on directly.
 _SIDE_BRANCHES = ("refs/heads/dream/", "refs/heads/sync/")
@@ -225,12 +228,26 @@ class GitStore:
             new.tree if new is not None else None,
         )
 
+    def _status(self) -> dict[str, int]:
+        """git status of the worktree. libgit2 fails with "error reading file for hashing"
+        when a file shrinks between its stat and its read (an editor saving in place at
+        that moment): look again a few times, then say the worktree is busy (the write
+        transaction retries on WorktreeChanged; nothing is written meanwhile)."""
+        for attempt in range(_STATUS_ATTEMPTS):
+            try:
+                return dict(self.repo.status(untracked_files="all"))
+            except (OSError, pygit2.GitError) as exc:
+                if attempt == _STATUS_ATTEMPTS - 1:
+                    raise WorktreeChanged(f"{self.root} ({exc})", busy=True) from exc
+                time.sleep(0.002 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def pending_edits(self) -> PendingEdits:
         """Edits a person left uncommitted: tracked files changed, new `.md` files."""
         modified: list[str] = []
         added: list[str] = []
         deleted: list[str] = []
-        for path, flags in self.repo.status(untracked_files="all").items():
+        for path, flags in self._status().items():
             if path.startswith(".git/"):
                 continue
             if flags & FileStatus.WT_NEW:
