@@ -7,10 +7,13 @@ reads. No test sees the developer's ~/.gitconfig, hooks or signing setup.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pygit2
 import pytest
@@ -21,6 +24,9 @@ from memrepo.cli import main
 
 Git = Callable[..., str]
 Run = Callable[..., tuple[int, str, str]]
+Bench = Callable[..., Any]
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 # The gate must give the same answer on every run: property tests draw the same examples
 # each time (derandomized, no example database). To hunt for new cases, run with
@@ -95,5 +101,24 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
         code = main(list(argv))
         captured = capsys.readouterr()
         return code, captured.out, captured.err
+
+    return call
+
+
+@pytest.fixture
+def bench() -> Bench:
+    """Run a script of benchmarks/ as a user runs it and return its `--json` figures
+    (`bench("bench_why.py", "--commits", "240")`): the smoke runs that keep them working."""
+
+    def call(script: str, *args: str, timeout: float = 300) -> Any:
+        out = subprocess.run(
+            [sys.executable, str(BENCHMARKS / script), *args, "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=BENCHMARKS,
+            timeout=timeout,
+        ).stdout
+        return json.loads(out)
 
     return call

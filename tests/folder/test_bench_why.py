@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+Bench = Callable[..., Any]
 
 
 @pytest.mark.slow
-def test_bench_why_reports_time_memory_and_every_event() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_why.py"), "--commits", "240", "--entries",
-         "40", "--rounds", "1", "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_why_reports_time_memory_and_every_event(bench: Bench) -> None:
+    result = bench("bench_why.py", "--commits", "240", "--entries", "40", "--rounds", "1")
     assert result["events"] == [
         "added", "moved", "moved", "changed", "removed", "added", "changed",
     ]  # fmt: skip

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def run(script: str, *args: str) -> dict[str, object]:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), *args, "--json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=BENCHMARKS,
-        timeout=300,
-    ).stdout
-    result: dict[str, object] = json.loads(out)
-    return result
+Bench = Callable[..., Any]
 
 
 @pytest.mark.slow
-def test_bench_export_reports_its_ratios() -> None:
-    result = run(
+def test_bench_export_reports_its_ratios(bench: Bench) -> None:
+    result = bench(
         "bench_export.py", "--files", "5", "--entries", "4", "--items", "30", "--commits", "2",
         "--rounds", "1", "--kdf-n", "1024",
     )  # fmt: skip
@@ -36,7 +21,7 @@ def test_bench_export_reports_its_ratios() -> None:
 
 
 @pytest.mark.slow
-def test_bench_import_reports_speedup_and_rate() -> None:
-    result = run("bench_import.py", "--facts", "50", "--sample", "5", "--rounds", "1")
+def test_bench_import_reports_speedup_and_rate(bench: Bench) -> None:
+    result = bench("bench_import.py", "--facts", "50", "--sample", "5", "--rounds", "1")
     assert result["facts"] == 50
     assert {"speedup", "import_entries_per_second", "remember_scaled_seconds"} <= set(result)
