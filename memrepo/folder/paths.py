@@ -87,7 +87,7 @@ def check_path(path: str, root: Path | None = None) -> None:
         raise PathOutsideRoot(path, "the path is too long with the memory root in front of it")
     for part in parts:
         _check_part(path, part)
-    kind = _secret_in(path)
+    kind = secret_in_path(path)
     if kind:
         # Whoever derived the path (a workspace, a kind, a file name) screened it or not:
         # a path is in every tree and the Index for good, so it never carries a secret.
@@ -95,7 +95,7 @@ def check_path(path: str, root: Path | None = None) -> None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _secret_in(path: str) -> str | None:
+def secret_in_path(path: str) -> str | None:
     """The kind of the first secret in a path (cached: a write checks the same few paths
     each time, and the detector costs ~18 us a call even on a short text)."""
     found = find_secrets(path)

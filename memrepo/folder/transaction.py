@@ -43,7 +43,7 @@ from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
-from memrepo.folder.paths import check_path
+from memrepo.folder.paths import check_path, secret_in_path
 from memrepo.hygiene import find_secrets, redact_secrets
 
 #: Times a write is made after a file changed under it before it gives up, and the
@@ -206,9 +206,9 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def _refuse_secrets(path: str, data: bytes) -> None:
-    named = find_secrets(path)
+    named = secret_in_path(path)
     if named:
-        raise SecretInFileName(redact_secrets(path)[0], named[0].kind)
+        raise SecretInFileName(redact_secrets(path)[0], named)
     # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret.
     text = data.decode("utf-8", "replace")
     found = find_secrets(text)
