@@ -67,7 +67,8 @@ def normalize_target(root: Path, file: str) -> str:
 
 def check_path(path: str, root: Path | None = None) -> None:
     """Raise PathOutsideRoot unless `path` is a root-relative posix path that git, the
-    file system (with `root` in front, when given) and the Index format can all hold."""
+    file system (with `root` in front, when given) and the Index format can all hold;
+    SecretInName when it holds a secret."""
     if not path or path.startswith("/"):
         raise PathOutsideRoot(path, "an empty or absolute path is not allowed")
     if "\\" in path or "[[" in path or "]]" in path:
