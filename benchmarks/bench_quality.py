@@ -152,7 +152,7 @@ def write_repo(chat: Chat, root: Path) -> None:
 def fts5_index(chat: Chat) -> tuple[sqlite3.Connection, list[str]]:
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE turns USING fts5(text, tokenize='porter unicode61')")
-    dias = []
+    dias: list[str] = []
     for dia, text in chat.lines():
         conn.execute("INSERT INTO turns(rowid, text) VALUES (?, ?)", (len(dias) + 1, text))
         dias.append(dia)
@@ -195,7 +195,9 @@ def _groups(question: Question) -> list[str]:
     return ["all", half, CATEGORIES.get(question.category, f"category {question.category}")]
 
 
-def bench_chat(chat: Chat, work: Path, scores: dict[str, dict[str, Scores]]) -> dict[str, list]:
+def bench_chat(
+    chat: Chat, work: Path, scores: dict[str, dict[str, Scores]]
+) -> dict[str, list[float]]:
     root = work / f"chat{chat.number}"
     write_repo(chat, root)
     conn, dias = fts5_index(chat)

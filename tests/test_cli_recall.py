@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,15 @@ def test_invalid_bytes_in_a_query_give_valid_json(memory_repo: MemoryRepo) -> No
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
     assert payload["hits"][0]["text"] == "We ship the postgres 16 migration on March 3"
+
+
+def test_recall_explain_prints_where_words_matched(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    assert run("init", str(root))[0] == 0
+    assert run("--repo", str(root), "remember", "Ana: I made pasta yesterday")[0] == 0
+    code, out, err = run("--repo", str(root), "recall", "ana pasta", "--explain")
+    assert code == 0 and not err
+    assert "matched: text[ana, pasta]  label[ana]" in out
+    assert "score: index " in out and "x label 1.5" in out and "folder 0.0164" in out
+    code, out, _err = run("--repo", str(root), "recall", "ana pasta", "--explain", "--json")
+    assert code == 0 and '"explain"' in out and '"term_scores"' in out

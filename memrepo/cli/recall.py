@@ -7,6 +7,7 @@ import sys
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
 from memrepo.models import RecallHit
+from memrepo.models.recall import Explanation
 
 
 def register(commands: Subparsers) -> None:
@@ -20,6 +21,7 @@ def register(commands: Subparsers) -> None:
             'memrepo recall "when do we ship the postgres 16 migration"',
             'memrepo recall deploys --workspace "Web shop" --limit 5',
             'memrepo recall "blood type" --private --json',
+            'memrepo recall "what did Ana cook on 29 Dec 2023" --explain',
         ],
     )
     sub.add_argument("query", metavar="QUERY", help="plain text (no search syntax)")
@@ -32,6 +34,12 @@ def register(commands: Subparsers) -> None:
         "--min-trust", default="inferred", metavar="SOURCE", help="lowest trust to show"
     )
     sub.add_argument("--full", action="store_true", help="whole texts instead of snippets")
+    sub.add_argument(
+        "--explain",
+        action="store_true",
+        help="show for each hit which words matched where (text, context, date, label) "
+        "and the parts of its score",
+    )
     command(
         commands,
         "reindex",
@@ -51,6 +59,7 @@ def _recall(args: argparse.Namespace) -> int:
         task_id=args.task,
         min_trust=args.min_trust,
         detail="full" if args.full else "snippet",
+        explain=args.explain,
     )
     if args.json:
         print_json(result)
@@ -61,7 +70,26 @@ def _recall(args: argparse.Namespace) -> int:
         print("nothing found")
     for number, hit in enumerate(result.hits, start=1):
         print(_hit_line(number, hit, full=args.full))
+        if hit.explain is not None:
+            print(_explain_lines(hit.explain))
     return 0
+
+
+def _explain_lines(why: Explanation) -> str:
+    """The explanation as two indented lines a person can follow left to right."""
+    matched = "  ".join(
+        f"{part}[{', '.join(words)}]" for part, words in why.matched.items() if words
+    )
+    terms = ", ".join(f"{term} {score:.2f}" for term, score in why.term_scores.items())
+    score = f"index {why.index_score:.2f}" if why.index_score is not None else "lane rank"
+    if terms:
+        score += f" ({terms})"
+    if why.label_boost != 1.0:
+        score += f" x label {why.label_boost:g}"
+    lanes = " + ".join(f"{lane} {value:.4f}" for lane, value in why.lanes.items())
+    if why.reader_boost != 1.0:
+        lanes += f" (x reader {why.reader_boost:g})"
+    return f"    matched: {matched or 'nothing of its own'}\n    score: {score} -> {lanes}"
 
 
 def _hit_line(number: int, hit: RecallHit, *, full: bool) -> str:

@@ -37,6 +37,7 @@ class RecallApi(RepoCore):
         min_trust: str = "inferred",
         lanes: Sequence[str] | None = None,
         detail: Detail = "snippet",
+        explain: bool = False,
     ) -> RecallResult:
         """Search every lane and fuse them into one ranked answer (DESIGN §6).
 
@@ -47,7 +48,9 @@ class RecallApi(RepoCore):
         its private and third-party ones too (reference §4b: the default minimum trust
         leaves third-party text out "unless the surface is handling that contact"), so
         a host passes it only for the user's own agent, never for a group or public
-        reply or a sub-agent. Raises RecallFailed when every lane fails.
+        reply or a sub-agent. Raises RecallFailed when every lane fails. With
+        `explain`, every hit says which query words matched its own text, its context,
+        its date or its label, and the parts of its score (`Explanation`).
         """
         from memrepo.recall.searcher import visibility_for
 
@@ -59,7 +62,9 @@ class RecallApi(RepoCore):
             min_trust=min_trust,
             swarm=self.swarms.audience(task_id),
         )
-        return self.searcher.recall(query, visibility, limit=limit, lanes=lanes, detail=detail)
+        return self.searcher.recall(
+            query, visibility, limit=limit, lanes=lanes, detail=detail, explain=explain
+        )
 
     def expand(self, refs: Sequence[str], **reader: Unpack[ReaderContext]) -> list[RecallHit]:
         """The full text of `refs` under the same visibility as recall (hidden: absent);

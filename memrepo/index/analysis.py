@@ -28,8 +28,16 @@ Steps, in order:
 6. CJK (Han, Kana, Hangul): a run is indexed as single characters *and* overlapping
    bigrams, so ``東京都庁`` holds ``東``, ``京``, ``都``, ``庁``, ``東京``, ``京都``,
    ``都庁``. Queries ask for the bigrams (or the single character of a one-character run).
-7. The ``stem`` field adds English (Snowball/Porter2) stemming of alphabetic ASCII words; it holds
-   no compounds and no CJK units (the ``exact`` field answers those).
+7. The ``stem`` field adds English (Snowball/Porter2) stemming of alphabetic ASCII words,
+   after irregular forms are mapped to their lemma (``went`` -> ``go``, ``children`` ->
+   ``child``: :mod:`memrepo.index.lemmas`); it holds no compounds and no CJK units (the
+   ``exact`` field answers those).
+
+A field value may be a :class:`FieldText`: the entry's own words plus weighted segments
+(its neighbours, heading, description). Each term's weight is the sum of its segments'
+weights, so Whoosh's BM25F scores own words and context in one field, the context counting
+less (two fields would sum two BM25 scores, which is not BM25F: see
+``../shared/research/recall.md``).
 
 Nothing is ever dropped as a stopword here: stopwords are a query-time matter
 (:mod:`memrepo.index.stopwords`), so "May", "us" and "yet" stay findable.
@@ -48,9 +56,11 @@ from whoosh.analysis import Token, Tokenizer
 from whoosh.lang import stemmer_for_language
 
 from memrepo.index._marks import MARKS
+from memrepo.index.lemmas import lemma
 
 __all__ = [
     "ExactAnalyzer",
+    "FieldText",
     "Group",
     "StemAnalyzer",
     "analyze",
@@ -133,10 +143,25 @@ def fold(word: str) -> str:
 
 @lru_cache(maxsize=65536)
 def stem(term: str) -> str:
-    """The English stem of a folded term; non-alphabetic or non-ASCII terms are kept."""
+    """The English stem of a folded term's lemma; non-alphabetic or non-ASCII terms are kept."""
     if term.isascii() and term.isalpha():
-        return str(_english_stem(term))
+        return str(_english_stem(lemma(term)))
     return term
+
+
+class FieldText(str):
+    """A field value of weighted parts: ``str`` is the whole text (what a plain analyzer
+    would see); ``segments`` are (text, weight) pairs the memrepo tokenizer weights.
+
+    A ``str`` subclass because Whoosh hands field values to the analyzer untouched.
+    """
+
+    segments: tuple[tuple[str, float], ...]
+
+    def __new__(cls, segments: tuple[tuple[str, float], ...]) -> FieldText:
+        value = super().__new__(cls, " ".join(text for text, _weight in segments))
+        value.segments = segments
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,9 +256,15 @@ class _MemrepoTokenizer(Tokenizer):  # type: ignore[misc]
         **kwargs: Any,
     ) -> Iterator[Token]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        for pos, term in enumerate(analyze(value, stemmed=self.stemmed), start_pos):
+        segments = value.segments if isinstance(value, FieldText) else ((value, 1.0),)
+        weighted = (
+            (term, weight)
+            for text, weight in segments
+            for term in analyze(text, stemmed=self.stemmed)
+        )
+        for pos, (term, weight) in enumerate(weighted, start_pos):
             token.text = term
-            token.boost = 1.0
+            token.boost = weight
             token.stopped = False
             if keeporiginal:
                 token.original = term

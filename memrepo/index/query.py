@@ -4,26 +4,27 @@ Quotes, ``AND``/``OR``/``NOT``, ``* ? ~ ^ :``, parentheses and field names are o
 characters: the text goes through the same analysis as the index
 (:func:`memrepo.index.analysis.split_groups`) and query objects are built directly.
 
-A query yields two Whoosh queries over the ``exact`` and ``stem`` fields:
-
-* ``all_terms`` (And): every term must match. A term matches its exact form or its stem;
-  a compound (``postgres-16``) matches as written or by all of its parts.
-* ``any_terms`` (Or): any distinctive term may match; function words of the EN/DE/TR/FR/ES
-  stopword list are dropped unless nothing else is left.
-
-In both, the last word (two characters or more) also matches as a prefix on the exact
-field, so a half-typed last word still finds. Recall runs ``all_terms`` first, then
-``any_terms``.
+A query is one any-word query (``PlainQuery.words``), ranked by BM25F: each distinctive
+term (function words of the EN/DE/TR/FR/ES stopword list dropped unless nothing else is
+left) asks the ``stem`` field for its lemma's stem, where the entry's own words and its
+context are weighted in one field; a compound (``postgres-16``) or a CJK unit also asks
+the ``exact`` field, as written. The dates the query names ask the ``date`` field
+(:mod:`memrepo.index.dates`). An all-words pass, an exact term beside every stem and a
+prefix on every query's last word were measured to cost time and lose recall
+(``../shared/research/recall.md``): the last word becomes a prefix only when the index
+does not hold it as a word (``PlainQuery.with_prefix``), so a half-typed word still finds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
-from whoosh.query import And, NullQuery, Or, Prefix, Query, Term
+from whoosh.query import NullQuery, Or, Prefix, Query, Term
 
 from memrepo.index.analysis import Group, cjk_query_units, fold, split_groups, stem
+from memrepo.index.dates import query_date_terms
 from memrepo.index.stopwords import RAW_STOPWORDS
 
 __all__ = ["MAX_TERMS", "STOPWORDS", "PlainQuery", "build_query", "distinctive_terms"]
@@ -39,6 +40,9 @@ PREFIX_TERMS = 16
 
 EXACT = "exact"
 STEM = "stem"
+DATE = "date"
+DATE_BOOST = 1.0
+"""How much a date the query names counts beside its words (tuned on REALTALK 1-5)."""
 
 STOPWORDS: frozenset[str] = frozenset(fold(word) for word in RAW_STOPWORDS)
 """The stopword list in index form (folded like every query term)."""
@@ -46,23 +50,32 @@ STOPWORDS: frozenset[str] = frozenset(fold(word) for word in RAW_STOPWORDS)
 
 @dataclass(frozen=True, slots=True)
 class PlainQuery:
-    """The Whoosh queries built from one plain-text query.
+    """The Whoosh query built from one plain-text query.
 
     ``terms`` are every query term (word parts and CJK units, deduplicated, in order);
-    ``distinctive`` are the ones ``any_terms`` uses (non-stopwords, or all terms when the
-    query holds only stopwords). An empty query has empty terms and ``NullQuery``s.
+    ``distinctive`` are the ones searched (non-stopwords, or all terms when the query
+    holds only stopwords). ``words`` is the query, ``dates`` the date terms it names,
+    ``last_word`` the word that may be half-typed. An empty query has empty terms and
+    ``NullQuery``.
     """
 
     text: str
     terms: tuple[str, ...]
     distinctive: tuple[str, ...]
-    all_terms: Query
-    any_terms: Query
+    words: Query
+    dates: tuple[str, ...] = ()
+    last_word: str | None = None
 
     @property
     def is_empty(self) -> bool:
         """True when the text holds no searchable word at all."""
         return not self.terms
+
+    def with_prefix(self) -> Query:
+        """``words`` with the last word also matched as a prefix of indexed words."""
+        if self.last_word is None:
+            return self.words
+        return Or([self.words, CappedPrefix(EXACT, self.last_word)])
 
 
 class CappedPrefix(Prefix):  # type: ignore[misc]
@@ -83,42 +96,9 @@ class CappedPrefix(Prefix):  # type: ignore[misc]
         return sorted(expanded, key=lambda b: -frequency[b])[:PREFIX_TERMS]
 
 
-def _word(term: str, *, prefix: bool) -> Query:
-    """One word part: its exact form or its stem, and a prefix when it is the last word.
-
-    When the stem is the word itself, the ``stem`` posting list holds every document of
-    the ``exact`` one (every word part is in both fields), so one term, boosted to score
-    like the pair, matches the same documents with half the posting lists to walk.
-    """
-    stemmed = stem(term)
-    clauses: list[Query] = (
-        [Term(STEM, term, boost=2.0)]
-        if stemmed == term
-        else [Term(EXACT, term), Term(STEM, stemmed)]
-    )
-    if prefix and len(term) >= MIN_PREFIX:
-        clauses.append(CappedPrefix(EXACT, term))
-    return clauses[0] if len(clauses) == 1 else Or(clauses)
-
-
-def _group_units(group: Group, *, last: bool) -> list[Query]:
-    units = [
-        _word(part, prefix=last and i == len(group.parts) - 1 and not group.cjk)
-        for i, part in enumerate(group.parts)
-    ]
-    units.extend(Term(EXACT, unit) for run in group.cjk for unit in cjk_query_units(run))
-    return units
-
-
-def _group_all(group: Group, *, last: bool) -> Query:
-    units = _group_units(group, last=last)
-    inner = units[0] if len(units) == 1 else And(units)
-    if not group.whole:
-        return inner
-    written: list[Query] = [Term(EXACT, group.whole)]
-    if last:  # the constant-score prefix alone would not reward the compound as written
-        written.append(CappedPrefix(EXACT, group.whole))
-    return Or([*written, inner])
+def _word(term: str) -> Query:
+    """One word part: its lemma's stem in the ``stem`` field (own words and context)."""
+    return Term(STEM, stem(term))
 
 
 def _capped_groups(text: str) -> list[Group]:
@@ -150,7 +130,7 @@ def _distinctive(terms: list[str]) -> list[str]:
 
 
 def distinctive_terms(text: str) -> list[str]:
-    """The query's non-stopword terms (all terms if only stopwords), for coverage scaling.
+    """The query's non-stopword terms (all terms if only stopwords), the ones searched.
 
     Terms are in index form (folded, CJK as bigrams), comparable with
     :func:`memrepo.index.analysis.analyze` of a hit's text.
@@ -158,26 +138,26 @@ def distinctive_terms(text: str) -> list[str]:
     return _distinctive(_terms(_capped_groups(text)))
 
 
-def build_query(text: str) -> PlainQuery:
-    """Build the all-terms and any-term queries of a plain-text query; never raises."""
+def build_query(text: str, today: date | None = None) -> PlainQuery:
+    """Build the query of a plain-text query; never raises. ``today`` resolves relative
+    dates ("last month"); without it only the dates the text writes out are asked for."""
     groups = _capped_groups(text)
     terms = _terms(groups)
     if not terms:
-        return PlainQuery(text, (), (), NullQuery, NullQuery)
+        return PlainQuery(text, (), (), NullQuery)
     distinctive = _distinctive(terms)
-    last_index = len(groups) - 1
-    all_terms = And([_group_all(g, last=i == last_index) for i, g in enumerate(groups)])
-
-    last_part = groups[-1].parts[-1] if groups[-1].parts and not groups[-1].cjk else None
     words = {part for g in groups for part in g.parts}
     wanted = set(distinctive)
-    any_clauses: list[Query] = [
-        _word(term, prefix=term == last_part) if term in words else Term(EXACT, term)
-        for term in distinctive
+    clauses: list[Query] = [
+        _word(term) if term in words else Term(EXACT, term) for term in distinctive
     ]
-    for i, group in enumerate(groups):
+    for group in groups:
         if group.whole and wanted.intersection(group.parts):
-            any_clauses.append(Term(EXACT, group.whole))
-            if i == last_index:
-                any_clauses.append(CappedPrefix(EXACT, group.whole))
-    return PlainQuery(text, tuple(terms), tuple(distinctive), all_terms, Or(any_clauses))
+            clauses.append(Term(EXACT, group.whole))
+    dates = tuple(query_date_terms(text, today))
+    clauses.extend(Term(DATE, term, boost=DATE_BOOST) for term in dates)
+    last = groups[-1]
+    last_word = None
+    if not last.cjk and last.parts and len(last.parts[-1]) >= MIN_PREFIX:
+        last_word = last.whole or last.parts[-1]
+    return PlainQuery(text, tuple(terms), tuple(distinctive), Or(clauses), dates, last_word)

@@ -5,21 +5,29 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, fields
 
-from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.fields import BOOLEAN, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from memrepo.formats.text import normalize_text
 from memrepo.index._screen import screen_value
-from memrepo.index.analysis import ExactAnalyzer, StemAnalyzer
+from memrepo.index.analysis import (
+    ExactAnalyzer,
+    FieldText,
+    StemAnalyzer,
+    analyze,
+    split_groups,
+)
+from memrepo.index.dates import entry_date_terms
 
 __all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Bump on any change to the fields, the analysis *or* what the projection indexes: an
 index of another version is rebuilt on open (an analyzer change makes old terms
 unreachable even if fields match; version 2 added the swarm and team lanes, whose files
 an index built before them would never pick up; version 3 screens secrets out of every
 field, so an older index, which may hold tokens from hand edits, is rebuilt and its
-segment files removed)."""
+segment files removed; version 4 indexes each entry with its context, its date terms,
+its label and subject, and lemmatises before stemming)."""
 
 ID_FIELDS = (
     "ref",
@@ -52,6 +60,8 @@ def build_schema() -> Schema:
         text=STORED(),
         exact=TEXT(analyzer=ExactAnalyzer(), phrase=False),
         stem=TEXT(analyzer=StemAnalyzer(), phrase=False),
+        date=KEYWORD(scorable=True),
+        label=KEYWORD(stored=True, scorable=False),
         tainted=BOOLEAN(stored=True),
         uncommitted=BOOLEAN(stored=True),
         source=STORED(),
@@ -101,6 +111,8 @@ class IndexDoc:
     kind: str = ""
     norm_hash: str = field(default="")
     audience: str = "all"
+    context: tuple[tuple[str, float], ...] = ()
+    label: str = ""
 
     def __post_init__(self) -> None:
         if not self.norm_hash:
@@ -110,21 +122,43 @@ class IndexDoc:
         """Keyword arguments for Whoosh's ``add_document``/``update_document``, every
         string screened for secrets (see ``_screen``): what Whoosh writes is what a
         prompt may show."""
-        values: dict[str, object] = {name: getattr(self, name) for name in _DOC_FIELDS}
+        values: dict[str, object] = {name: getattr(self, name) for name in _STORED_FIELDS}
         for name in _SCREENED_FIELDS:
             values[name] = screen_value(values[name])  # type: ignore[arg-type]
-        text = values["text"]
-        assert isinstance(text, str)
+        text, subject = str(values["text"]), str(values["subject"])
         if text != self.text:  # a hash of the raw text would let a guess be checked
             values["norm_hash"] = norm_hash(text)
-        values["exact"] = values["stem"] = text
+        extra = _new_words(subject, text)
+        own = ((text, 1.0), (extra, 1.0)) if extra else ((text, 1.0),)
+        context = tuple((screen_value(part), weight) for part, weight in self.context if part)
+        values["exact"] = FieldText(own)
+        values["stem"] = FieldText(own + context)
+        values["date"] = " ".join(entry_date_terms(self.added, text))
+        values["label"] = " ".join(label_terms(screen_value(self.label)))
         return values
 
 
-_DOC_FIELDS = tuple(f.name for f in fields(IndexDoc))
+def _new_words(subject: str, text: str) -> str:
+    """The subject's words the text does not hold: searchable at the text's weight,
+    without counting twice a word both hold (a fact with a subject would outscore the
+    same fact without one)."""
+    if not subject:
+        return ""
+    held = set(analyze(text))
+    return " ".join(
+        dict.fromkeys(w for g in split_groups(subject) for w in g.parts if w not in held)
+    )
+
+
+def label_terms(label: str) -> list[str]:
+    """A label's words in index form: what a query term must equal to name it."""
+    return list(dict.fromkeys(analyze(label)))
+
+
+_STORED_FIELDS = tuple(f.name for f in fields(IndexDoc) if f.name not in ("context", "label"))
 #: Every string field but the fixed vocabularies, the commit id and the text's hash.
 _SCREENED_FIELDS = tuple(
     f.name
     for f in fields(IndexDoc)
-    if f.type == "str" and f.name not in ("lane", "commit", "norm_hash")
+    if f.type == "str" and f.name not in ("lane", "commit", "norm_hash", "label")
 )

@@ -33,6 +33,7 @@ from typing import Any
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import LockError
 from whoosh.query import And, NullQuery, Or, Query, Term
+from whoosh.scoring import BM25F
 from whoosh.writing import CLEAR
 
 from memrepo.errors import InvalidArgument
@@ -49,6 +50,9 @@ Rebuild = Callable[["IndexStore"], None]
 _BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})
 FILTER_FIELDS = frozenset(ID_FIELDS) | _BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
+#: BM25F with little length normalisation: an entry is one line, and its context makes
+#: every document about as long as its neighbours' (B 0.3 measured best, recall.md).
+WEIGHTING = BM25F(B=0.3, K1=1.2)
 _FILTER_CACHE = 64
 _FilterKey = frozenset[tuple[str, frozenset[str]]]
 # Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
@@ -60,12 +64,17 @@ _DAMAGE = (
 
 @dataclass(frozen=True, slots=True)
 class IndexHit:
-    """One search result: the document's ref, its score and 1-based rank, stored fields."""
+    """One search result: the document's ref, its score and 1-based rank, stored fields.
+
+    ``terms`` is filled only by a search asked to explain: each index term the
+    document matched (``field:term``) and its score.
+    """
 
     ref: str
     score: float
     rank: int
     fields: Mapping[str, Any]
+    terms: Mapping[str, float] | None = None
 
 
 class IndexStore:
@@ -255,10 +264,13 @@ class IndexStore:
         filter_terms: Mapping[str, Collection[str]] | None = None,
         exclude: Mapping[str, Collection[str]] | None = None,
         limit: int,
+        explain: bool = False,
     ) -> list[IndexHit]:
         """Run ``q``; keep documents matching every ``filter_terms`` field (any of its
         values) and drop those matching any ``exclude`` value. Best first, at most
-        ``limit``. Booleans (``tainted``, ``uncommitted``) take "yes"/"no"."""
+        ``limit``. Booleans (``tainted``, ``uncommitted``) take "yes"/"no". With
+        ``explain``, each hit carries the terms it matched and their scores (a slower
+        search: Whoosh records matched terms per document)."""
         if q is NullQuery or isinstance(q, type(NullQuery)) or limit <= 0:
             return []
         allow = _filter_key(filter_terms or {})
@@ -267,14 +279,20 @@ class IndexStore:
         deny = _exclude_query(exclude or {})
 
         def run(searcher: Any) -> list[IndexHit]:
-            kwargs: dict[str, Any] = {"limit": limit, "terms": False}
+            kwargs: dict[str, Any] = {"limit": limit, "terms": explain}
             masked = self._denied_docs(searcher, allow) if allow else set()
             if deny is not None:
                 masked = masked | set(searcher.docs_for_query(deny))
             if masked:
                 kwargs["mask"] = masked  # an empty set would read as "no mask" anyway
             return [
-                IndexHit(hit["ref"], float(hit.score), rank, dict(hit.fields()))
+                IndexHit(
+                    hit["ref"],
+                    float(hit.score),
+                    rank,
+                    dict(hit.fields()),
+                    _term_scores(searcher, hit) if explain else None,
+                )
                 for rank, hit in enumerate(searcher.search(q, **kwargs), 1)
             ]
 
@@ -323,6 +341,18 @@ class IndexStore:
             limit=len(refs),
         )
 
+    def known_terms(self, fieldname: str, terms: Iterable[str]) -> set[str]:
+        """Which of ``terms`` some document holds in ``fieldname`` (deleted ones may count
+        until a merge): what decides a prefix search or a label boost."""
+        wanted = list(terms)
+
+        def look(searcher: Any) -> set[str]:
+            reader = searcher.reader()
+            return {term for term in wanted if reader.doc_frequency(fieldname, term)}
+
+        found: set[str] = self._read(look) if wanted else set()
+        return found
+
     def doc_count(self) -> int:
         """How many documents the index holds now."""
         count: int = self._read(lambda s: s.doc_count())
@@ -337,7 +367,7 @@ class IndexStore:
                 # commit that only deletes would stay invisible.
                 if self._searcher is None or not self._searcher.up_to_date():
                     self._close_searcher()
-                    self._searcher = self._index().searcher()
+                    self._searcher = self._index().searcher(weighting=WEIGHTING)
                 return action(self._searcher)
             except _DAMAGE as exc:
                 last = exc
@@ -350,7 +380,7 @@ class IndexStore:
             if reason is not None:
                 self._rebuild(f"{reason}; reading had failed with {type(last).__name__}")
         try:
-            self._searcher = self._index().searcher()
+            self._searcher = self._index().searcher(weighting=WEIGHTING)
             return action(self._searcher)
         except _DAMAGE as exc:
             raise IndexUnavailable(str(self.path), f"{type(exc).__name__}: {exc}") from exc
@@ -454,6 +484,18 @@ class IndexStore:
                 self._lock_depth = 0
         finally:
             os.close(fd)  # closing the descriptor releases the flock
+
+
+def _term_scores(searcher: Any, hit: Any) -> dict[str, float]:
+    """The score each matched term gave this hit (before query boosts), by ``field:term``."""
+    scores: dict[str, float] = {}
+    for fieldname, btext in sorted(hit.matched_terms()):
+        text = btext.decode("utf-8") if isinstance(btext, bytes) else str(btext)
+        matcher = searcher.postings(fieldname, text, weighting=searcher.weighting)
+        matcher.skip_to(hit.docnum)
+        if matcher.is_active() and matcher.id() == hit.docnum:
+            scores[f"{fieldname}:{text}"] = round(float(matcher.score()), 4)
+    return scores
 
 
 def _check_fields(mapping: Mapping[str, Collection[str]]) -> None:

@@ -27,6 +27,27 @@ class Provenance(_Frozen):
     uncommitted: bool = False
 
 
+class Explanation(_Frozen):
+    """Why a hit came up (``recall(..., explain=True)``), in the order the score is made.
+
+    `matched` names the query words that met each part of the entry: its own `text`
+    (and subject), its `context` (neighbours, heading, description), its `date` terms
+    and its `label`. `index_score` is the lane's BM25F score and `term_scores` what each
+    matched index term gave it (``field:term``); `label_boost` multiplied it when the
+    query named the entry's label. `lanes` are each lane's fused contribution
+    (weight / (60 + rank)), `reader_boost` the factor for the reader's own workspace,
+    task or contact; their product summed is `score`.
+    """
+
+    matched: dict[str, list[str]] = Field(default_factory=dict)
+    index_score: float | None = None
+    term_scores: dict[str, float] = Field(default_factory=dict)
+    label_boost: float = 1.0
+    lanes: dict[str, float] = Field(default_factory=dict)
+    reader_boost: float = 1.0
+    score: float = 0.0
+
+
 class RecallHit(_Frozen):
     """One fused hit. `relevance` is the score relative to the best hit (1.0 for it)."""
 
@@ -41,6 +62,7 @@ class RecallHit(_Frozen):
     tokens: int
     lane_ranks: dict[str, int] = Field(default_factory=dict)
     content: str | None = None
+    explain: Explanation | None = None
 
 
 class RecallResult(_Frozen):

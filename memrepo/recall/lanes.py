@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from memrepo.index import IndexStore, PlainQuery
+from memrepo.index import IndexHit, IndexStore, PlainQuery
+from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
 
 
@@ -31,20 +32,42 @@ class Lane(Protocol):
         ...
 
 
+LABEL_BOOST = 1.5
+"""An entry whose label (speaker, subject, author) the query names scores this much more."""
+CONTEXT_FLOOR = 0.25
+"""A hit matched only through its context must score this share of the best hit."""
+LABEL_DEPTH = 50
+"""How deep the label boost reranks: enough for a named person's entries to climb."""
+
+
 class SharedIndexSearch:
     """One search of the shared index per query, split into the index lanes.
 
-    The folder and memory lanes live in the same Whoosh index; searching it once with
-    both lanes allowed and splitting the hits by their `lane` field costs half of two
-    filtered searches, and each lane still gets its own ranks. All query terms first
-    (up to `limit` per lane); only when that finds fewer than `limit` hits in all, which
-    is all the answer needs, does any term (function words dropped) fill up: the second
-    search is the slow tail, and the evals score the same without it.
+    The folder, memory, team and swarm lanes live in the same Whoosh index; searching it
+    once with every lane allowed and splitting the hits by their `lane` field costs half
+    of separate filtered searches. Their scores are comparable (one BM25F over one
+    index), so the hits are ranked together by score times lane `weights` times the
+    reader's context boost, and each lane hit's rank is its place in that one order: a
+    strong team match outranks a weak folder one, and a weak match in the reader's own
+    workspace does not jump a strong global one, which ranks fused by rank (rank 1 is
+    rank 1, whatever the score) would reverse. The query is one
+    any-word query (`memrepo.index.query`); its last word also matches as a prefix only
+    when the index does not hold it, and when the query names a label the index holds,
+    the top `LABEL_DEPTH` are reranked with `LABEL_BOOST`.
     """
 
-    def __init__(self, store: IndexStore, lanes: Sequence[str]) -> None:
+    def __init__(
+        self,
+        store: IndexStore,
+        lanes: Sequence[str],
+        *,
+        weights: Mapping[str, float] | None = None,
+        explain: bool = False,
+    ) -> None:
         self.store = store
         self.lanes = tuple(lanes)
+        self.weights = dict(weights or {})
+        self.explain = explain
         self._key: tuple[str, Visibility, int] | None = None
         self._by_lane: dict[str, list[LaneHit]] = {}
 
@@ -64,23 +87,87 @@ class SharedIndexSearch:
             return {}
         filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
         wanted = limit * len(self.lanes)
-        found = self.store.search(query.all_terms, filter_terms=filters, limit=wanted)
-        if len(found) < limit:
-            seen = {hit.ref for hit in found}
-            more = self.store.search(query.any_terms, filter_terms=filters, limit=wanted)
-            found.extend(hit for hit in more if hit.ref not in seen)
+        q = query.words
+        probe = [query.last_word] if query.last_word else []
+        known = self.store.known_terms("exact", probe)
+        if query.last_word and query.last_word not in known:
+            q = query.with_prefix()
+        named = self.store.known_terms("label", query.distinctive)
+        depth = max(wanted, LABEL_DEPTH) if named else wanted
+        found = self.store.search(q, filter_terms=filters, limit=depth, explain=self.explain)
+        if named:
+            found = _boost_labels(found, named)[:wanted]
+        found = _strong_enough(found, query)
+        found = sorted(
+            found,
+            key=lambda hit: (
+                -hit.score * self._weight(hit) * visibility.context_boost(hit.fields),
+                hit.rank,
+            ),
+        )
         by_lane: dict[str, list[LaneHit]] = {}
-        for hit in found:
-            lane = str(hit.fields.get("lane", ""))
-            ranked = by_lane.setdefault(lane, [])
-            ranked.append(
-                LaneHit(hit.ref, str(hit.fields.get("text", "")), len(ranked) + 1, hit.fields)
-            )
+        for rank, hit in enumerate(found, 1):
+            ranked = by_lane.setdefault(str(hit.fields.get("lane", "")), [])
+            fields = hit.fields if hit.terms is None else {**hit.fields, **_explained(hit, named)}
+            text = str(hit.fields.get("text", ""))
+            ranked.append(LaneHit(hit.ref, text, rank, fields))
         return by_lane
+
+    def _weight(self, hit: IndexHit) -> float:
+        return self.weights.get(str(hit.fields.get("lane", "")), 1.0)
+
+
+EXPLAIN_FIELD = "_explain"
+"""The key under which an explaining search puts its scores in a hit's fields."""
+
+
+def _explained(hit: IndexHit, named: set[str]) -> dict[str, Any]:
+    boosted = bool(named.intersection(str(hit.fields.get("label", "")).split()))
+    boost = LABEL_BOOST if boosted else 1.0
+    return {
+        EXPLAIN_FIELD: {
+            "index_score": hit.score,
+            "label_boost": boost,
+            "terms": dict(hit.terms or {}),
+        }
+    }
+
+
+def _boost_labels(hits: list[IndexHit], named: set[str]) -> list[IndexHit]:
+    """The hits rescored with the label boost, best first (ties keep their order)."""
+    boosted = [
+        replace(hit, score=hit.score * LABEL_BOOST)
+        if named.intersection(str(hit.fields.get("label", "")).split())
+        else hit
+        for hit in hits
+    ]
+    return sorted(boosted, key=lambda hit: (-hit.score, hit.rank))
+
+
+def _strong_enough(hits: list[IndexHit], query: PlainQuery) -> list[IndexHit]:
+    """The hits without those found through their context alone by a weak match.
+
+    A neighbour's words count a quarter of the entry's own, so one query word in a
+    neighbour would list every line beside a match (in a file of unrelated facts, pure
+    noise). A context-only hit stays when the query has several words and it scores at
+    least `CONTEXT_FLOOR` of the best hit: several query words around it, the case
+    context is for.
+    """
+    if not hits:
+        return hits
+    several = len(query.distinctive) + len(query.dates) > 1
+    floor = CONTEXT_FLOOR * max(hit.score for hit in hits) if several else float("inf")
+    return [hit for hit in hits if hit.score >= floor or matches(query, hit.fields).own]
 
 
 class IndexLane:
-    """A lane over one `lane` value of the shared Whoosh index (see SharedIndexSearch)."""
+    """A lane over one `lane` value of the shared Whoosh index (see SharedIndexSearch).
+
+    Its ranks already carry the lane weight and the reader's boost (`ranked_by_score`),
+    so fusion applies neither again.
+    """
+
+    ranked_by_score = True
 
     def __init__(self, name: str, weight: float, shared: SharedIndexSearch) -> None:
         self.name = name

@@ -22,6 +22,7 @@ from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
 from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
 from memrepo.recall import expiry as expiries
+from memrepo.recall.entry_context import entry_contexts
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
 from memrepo.recall.teams import TEAMS_KEY, join_key, sync_team_lane, team_docs, team_key
 from memrepo.recall.visibility import privacy_class
@@ -53,6 +54,7 @@ def entry_docs(
     except FormatError:
         return []  # lint and health report it; the other files stay searchable
     workspace = _workspace_of(path)
+    contexts = entry_contexts(doc)
     docs: dict[str, IndexDoc] = {}
     for entry in doc.entries:
         ref = make_ref(path, entry.id)
@@ -62,6 +64,7 @@ def entry_docs(
         if expiry is not None and expiry.entry_expired(path, meta):
             continue
         by = meta.get("by", "user")  # a bullet without metadata was written by a person
+        context = contexts.get(entry.line_no)
         docs[ref] = IndexDoc(
             ref=ref,
             lane="folder",
@@ -82,6 +85,8 @@ def entry_docs(
             commit=commit,
             uncommitted=uncommitted,
             kind=meta.get("kind", ""),
+            context=context.segments if context else (),
+            label=context.label if context else "",
         )
     swarm = split_note_path(path)
     if swarm is not None:  # a swarm's notes: their own lane, seen only inside the swarm
@@ -112,7 +117,15 @@ def item_doc(item: MemoryItem) -> IndexDoc:
         task_id=item.task_id or "",
         kind=item.kind,
         audience=audience,
+        label=_contact_name(item.scope_ref) if item.scope == "contact" else "",
     )
+
+
+def _contact_name(ref: str | None) -> str:
+    """The name in a contact ref (``mail:ana@example.com`` -> ``ana``): what a query
+    about that person says, so it labels the contact's items."""
+    name = (ref or "").partition(":")[2] or (ref or "")
+    return name.partition("@")[0]
 
 
 def _workspace_of(path: str) -> str:

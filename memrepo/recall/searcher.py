@@ -73,15 +73,22 @@ class Searcher:
             self._store = None
 
     def lanes(
-        self, names: Sequence[str] | None, visibility: Visibility | None = None
+        self,
+        names: Sequence[str] | None,
+        visibility: Visibility | None = None,
+        *,
+        explain: bool = False,
     ) -> list[Lane]:
         """The lanes to search (all, or `names`). The shared index search asks Whoosh for
         `limit` hits per index lane it covers, so it covers only lanes that can answer
         this reader: the team lane when a team is configured, the swarm lane for a reader
         inside a swarm. An idle lane would double the hits collected and scored."""
-        shared = SharedIndexSearch(self.store(), self._live_index_lanes(names, visibility))
+        live = self._live_index_lanes(names, visibility)
+        shared = SharedIndexSearch(self.store(), live, weights=LANE_WEIGHTS, explain=explain)
         built: list[Lane] = [
-            *(IndexLane(name, LANE_WEIGHTS[name], shared) for name in INDEX_LANES),
+            # The index lanes' weights order their shared ranking (see SharedIndexSearch);
+            # fusion then takes those ranks as they are.
+            *(IndexLane(name, 1.0, shared) for name in INDEX_LANES),
             *self.extra_lanes,
         ]
         failure = self.projection.items_error
@@ -135,10 +142,14 @@ class Searcher:
         limit: int,
         lanes: Sequence[str] | None,
         detail: Detail,
+        explain: bool = False,
     ) -> RecallResult:
         def search(_store: IndexStore) -> RecallResult:
-            chosen = self.lanes(lanes, visibility)
-            return run_recall(query, chosen, visibility, limit=limit, detail=detail)
+            chosen = self.lanes(lanes, visibility, explain=explain)
+            today = self.folder.clock.now().date()
+            return run_recall(
+                query, chosen, visibility, limit=limit, detail=detail, today=today, explain=explain
+            )
 
         return self._fresh(search)
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from datetime import date
+from typing import Any
 
 from memrepo.errors import InvalidArgument, RecallFailed
 from memrepo.index import PlainQuery, build_query
-from memrepo.models.recall import Detail, Provenance, RecallHit, RecallResult
-from memrepo.recall.fusion import Fused, fuse
-from memrepo.recall.lanes import Lane, LaneHit
+from memrepo.models.recall import Detail, Explanation, Provenance, RecallHit, RecallResult
+from memrepo.recall.fusion import RRF_K, Fused, fuse
+from memrepo.recall.lanes import EXPLAIN_FIELD, Lane, LaneHit
+from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
 
 SNIPPET_CHARS = 200
@@ -42,22 +45,32 @@ def run_recall(
     *,
     limit: int,
     detail: Detail,
+    today: date | None = None,
+    explain: bool = False,
 ) -> RecallResult:
-    """Search every lane, fuse, cut to `limit`; raises RecallFailed when every lane fails."""
+    """Search every lane, fuse, cut to `limit`; raises RecallFailed when every lane fails.
+    `today` resolves the relative dates a query names ("last month"); `explain` puts an
+    `Explanation` on every hit."""
     if limit < 1:
         raise InvalidArgument(f"limit={limit}: must be at least 1")
     if detail not in ("snippet", "full"):
         raise InvalidArgument(f"detail={detail!r}: use snippet or full")
-    plain = build_query(query)
+    plain = build_query(query, today)
     if plain.is_empty or not lanes:
         return RecallResult(query=query)
     results, errors = _search_lanes(plain, lanes, visibility, limit * LANE_DEPTH)
     if errors and not results:
         raise RecallFailed(errors)
     weights = {lane.name: lane.weight for lane in lanes}
-    fused = fuse(results, weights, plain.distinctive, boost=visibility.context_boost)[:limit]
+    boosted = {lane.name for lane in lanes if getattr(lane, "ranked_by_score", False)}
+    fused = fuse(results, weights, boost=visibility.context_boost, boosted=boosted)[:limit]
     best = fused[0].score if fused else 1.0
     hits = tuple(_to_hit(f, best, plain, detail) for f in fused)
+    if explain:
+        hits = tuple(
+            hit.model_copy(update={"explain": explanation(f, plain, weights, visibility, boosted)})
+            for hit, f in zip(hits, fused, strict=True)
+        )
     return RecallResult(query=query, hits=hits, lane_errors=errors)
 
 
@@ -114,4 +127,35 @@ def _to_hit(fused: Fused, best: float, plain: PlainQuery, detail: Detail) -> Rec
         tokens=estimate_tokens(text),
         lane_ranks=dict(fused.lane_ranks),
         content=text if detail == "full" else None,
+    )
+
+
+def explanation(
+    fused: Fused,
+    plain: PlainQuery,
+    weights: Mapping[str, float],
+    visibility: Visibility,
+    boosted: Collection[str] = (),
+) -> Explanation:
+    """Why `fused` came up: the words that matched where, and the parts of its score."""
+    fields = fused.hit.fields
+    raw = fields.get(EXPLAIN_FIELD)
+    scored: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    terms: dict[str, float] = dict(scored.get("terms", {}))
+    boost = visibility.context_boost(fields)
+    lanes = {
+        lane: round(
+            weights.get(lane, 1.0) * (1.0 if lane in boosted else boost) / (RRF_K + rank), 6
+        )
+        for lane, rank in fused.lane_ranks.items()
+    }
+    index_score = scored.get("index_score")
+    return Explanation(
+        matched=matches(plain, fields, terms.keys()).as_dict(),
+        index_score=round(float(index_score), 4) if index_score is not None else None,
+        term_scores=terms,
+        label_boost=float(scored.get("label_boost", 1.0)),
+        lanes=lanes,
+        reader_boost=boost,
+        score=fused.score,
     )

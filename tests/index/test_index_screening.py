@@ -124,7 +124,7 @@ def _secret_doc(**fields: object) -> IndexDoc:
 
 def test_the_index_screens_every_stored_field(store: IndexStore, index_path: Path) -> None:
     store.replace([_secret_doc()])
-    hits = store.search(build_query("CI pulls").all_terms, limit=5)
+    hits = store.search(build_query("CI pulls").words, limit=5)
     assert len(hits) == 1
     stored = repr(dict(hits[0].fields)) + hits[0].ref
     assert MARKER in stored and TOKEN not in stored
@@ -134,16 +134,16 @@ def test_the_index_screens_every_stored_field(store: IndexStore, index_path: Pat
         if path.is_file()
     )
     # The token itself finds nothing: its terms were never indexed.
-    assert store.search(build_query(TOKEN).any_terms, limit=5) == []
+    assert store.search(build_query(TOKEN).words, limit=5) == []
 
 
 def test_a_file_update_deletes_by_the_same_screened_path(store: IndexStore) -> None:
     store.replace([_secret_doc()])
     store.replace([], delete_paths=[("main", f"notes/{TOKEN}.md")])
-    assert store.search(build_query("CI pulls").all_terms, limit=5) == []
+    assert store.search(build_query("CI pulls").words, limit=5) == []
 
 
 def test_a_rebuild_screens_too(store: IndexStore) -> None:
     store.bulk_load([_secret_doc()])
-    hits = store.search(build_query("CI pulls").all_terms, limit=5)
+    hits = store.search(build_query("CI pulls").words, limit=5)
     assert hits and TOKEN not in repr(dict(hits[0].fields))

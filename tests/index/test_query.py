@@ -1,4 +1,5 @@
-"""The query builder: plain text only, stopwords at query time, prefix on the last word."""
+"""The query builder: plain text only, one any-word query, stopwords at query time, a
+prefix on the last word only when the index does not hold it."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from memrepo.index.query import MAX_TERMS
 from .conftest import doc
 
 
-def refs(store: IndexStore, text: str, *, any_terms: bool = False) -> list[str]:
+def refs(store: IndexStore, text: str) -> list[str]:
+    """The refs a query finds, with the prefix rule recall applies (`recall.lanes`)."""
     built = build_query(text)
-    q = built.any_terms if any_terms else built.all_terms
+    q = built.words
+    if built.last_word and not store.known_terms("exact", [built.last_word]):
+        q = built.with_prefix()
     return [hit.ref for hit in store.search(q, limit=10)]
 
 
@@ -37,22 +41,19 @@ def test_operators_are_words_not_syntax(text: str, terms: tuple[str, ...]) -> No
 
 
 def test_operator_words_must_match_as_words(store: IndexStore) -> None:
-    # "NOT" is a word here: no entry holds "not", so the all-terms query finds nothing
-    # (as Whoosh syntax it would have found the ship entry), and the any-term query does
-    # not exclude the café entry.
-    assert refs(store, "postgres NOT cafe") == []
-    assert set(refs(store, "postgres NOT cafe", any_terms=True)) == {
+    # "NOT" is a word here (a stopword): as Whoosh syntax it would have excluded the café.
+    assert set(refs(store, "postgres NOT cafe")) == {
         "folder:MEMORY.md#ship",
         "folder:MEMORY.md#cafe",
     }
+    assert refs(store, "exact:cafe") == ["folder:MEMORY.md#cafe"]
 
 
-def test_stopwords_are_dropped_from_any_terms_only() -> None:
+def test_stopwords_are_dropped_from_the_query() -> None:
     built = build_query("when do we ship the postgres 16 migration")
     assert built.distinctive == ("ship", "postgres", "16", "migration")
     assert "when" in built.terms
-    assert "when" in str(built.all_terms)
-    assert "when" not in str(built.any_terms)
+    assert "when" not in str(built.words)
 
 
 def test_a_query_of_only_stopwords_keeps_them() -> None:
@@ -67,19 +68,27 @@ def test_may_us_yet_are_not_stopwords(word: str, store: IndexStore) -> None:
 
 def test_may_is_found(store: IndexStore) -> None:
     assert refs(store, "May") == ["folder:MEMORY.md#ship"]
-    assert refs(store, "what ships in may", any_terms=True)[0] == "folder:MEMORY.md#ship"
+    assert refs(store, "what ships in may")[0] == "folder:MEMORY.md#ship"
 
 
-def test_stopword_heavy_question_finds_by_any_terms(store: IndexStore) -> None:
+def test_stopword_heavy_question_finds_by_its_words(store: IndexStore) -> None:
     question = "when do we ship the postgres 16 migration"
-    assert refs(store, question) == []
-    assert refs(store, question, any_terms=True)[0] == "folder:MEMORY.md#ship"
+    assert refs(store, question)[0] == "folder:MEMORY.md#ship"
 
 
 def test_the_last_word_matches_as_a_prefix(store: IndexStore) -> None:
-    assert refs(store, "postgres migr") == ["folder:MEMORY.md#ship"]
-    assert refs(store, "migr postgres") == []  # only the last word is a prefix
-    assert "Prefix" not in repr(build_query("postgres m").all_terms)  # one character
+    assert refs(store, "migr") == ["folder:MEMORY.md#ship"]
+    assert refs(store, "migr cafe") == ["folder:MEMORY.md#cafe"]  # only the last word
+    assert build_query("postgres m").last_word is None  # one character
+    assert "Prefix" not in repr(build_query("postgres migr").words)
+
+
+def test_a_last_word_the_index_holds_is_not_a_prefix(store: IndexStore) -> None:
+    # "ship" is a word of the index: a prefix would add "shipping", "shipyard"... and
+    # cost a posting list each, for a word that is already whole.
+    store.replace([_doc("folder:x.md#ships", "shipyard visit on friday")])
+    assert refs(store, "ship") == ["folder:MEMORY.md#ship"]
+    assert set(refs(store, "shi")) == {"folder:MEMORY.md#ship", "folder:x.md#ships"}
 
 
 def test_a_half_typed_compound_matches_as_a_prefix(store: IndexStore) -> None:
@@ -107,19 +116,20 @@ def test_a_half_typed_compound_matches_as_a_prefix(store: IndexStore) -> None:
         ("postgres 16", "folder:MEMORY.md#ship"),
     ],
 )
-def test_all_terms_finds(store: IndexStore, text: str, ref: str) -> None:
+def test_finds(store: IndexStore, text: str, ref: str) -> None:
     assert refs(store, text) == [ref]
 
 
-def test_stem_finds_other_forms_and_exact_ranks_first(store: IndexStore) -> None:
+def test_stem_finds_other_forms(store: IndexStore) -> None:
     assert refs(store, "runs") == ["folder:MEMORY.md#shoes"]
+    assert refs(store, "ran") == ["folder:MEMORY.md#shoes"]  # irregular: lemma, then stem
     assert refs(store, "shoe") == ["folder:MEMORY.md#shoes"]
-    assert refs(store, "v1.2.4") == []
+    assert refs(store, "buy") == ["folder:MEMORY.md#shoes"]  # "Bought running shoes"
 
 
 def test_a_compound_written_whole_outscores_its_scattered_parts(store: IndexStore) -> None:
     store.replace([_doc("folder:x.md#scattered", "postgres upgrade takes 16 hours")])
-    hits = store.search(build_query("postgres-16").all_terms, limit=5)
+    hits = store.search(build_query("postgres-16").words, limit=5)
     assert [h.ref for h in hits] == ["folder:MEMORY.md#ship", "folder:x.md#scattered"]
 
 
@@ -147,7 +157,7 @@ HOSTILE = [
 def test_hostile_queries_build_and_search(store: IndexStore, text: str) -> None:
     built = build_query(text)
     assert len(built.terms) <= MAX_TERMS
-    for q in (built.all_terms, built.any_terms):
+    for q in (built.words, built.words):
         hits = store.search(q, limit=5)
         assert all(hit.ref for hit in hits)
 
@@ -155,8 +165,8 @@ def test_hostile_queries_build_and_search(store: IndexStore, text: str) -> None:
 def test_an_empty_query_is_null_and_finds_nothing(store: IndexStore) -> None:
     built = build_query("*** ::: ()")
     assert built.is_empty
-    assert built.all_terms is NullQuery
-    assert store.search(built.any_terms, limit=5) == []
+    assert built.words is NullQuery
+    assert store.search(built.words, limit=5) == []
 
 
 def test_long_queries_keep_the_first_distinctive_terms() -> None:
@@ -172,6 +182,6 @@ def test_long_queries_keep_the_first_distinctive_terms() -> None:
 def test_any_text_builds_a_query_that_searches(store: IndexStore, text: str) -> None:
     built = build_query(text)
     assert set(built.distinctive) <= set(built.terms)
-    for q in (built.all_terms, built.any_terms):
+    for q in (built.words, built.words):
         for hit in store.search(q, limit=3):
             assert hit.rank >= 1

@@ -24,7 +24,7 @@ from .conftest import CORPUS, doc
 
 
 def refs(store: IndexStore, text: str, **kwargs: object) -> set[str]:
-    q = build_query(text).any_terms
+    q = build_query(text).words
     return {hit.ref for hit in store.search(q, limit=20, **kwargs)}  # type: ignore[arg-type]
 
 
@@ -39,7 +39,7 @@ def test_a_new_store_is_built_through_the_callback(store: IndexStore) -> None:
 
 
 def test_hits_carry_rank_score_and_stored_fields(store: IndexStore) -> None:
-    hits = store.search(build_query("tea").all_terms, limit=5)
+    hits = store.search(build_query("tea").words, limit=5)
     assert [(h.ref, h.rank) for h in hits] == [("memory:7", 1)]
     fields = hits[0].fields
     assert fields["text"] == "Alice prefers tea"
@@ -81,7 +81,7 @@ def test_excludes_drop_matching_values(store: IndexStore) -> None:
 
 def test_unknown_filter_fields_are_an_error(store: IndexStore) -> None:
     with pytest.raises(InvalidArgument, match="cannot filter on text"):
-        store.search(build_query("tea").all_terms, filter_terms={"text": {"x"}}, limit=5)
+        store.search(build_query("tea").words, filter_terms={"text": {"x"}}, limit=5)
 
 
 def test_replace_updates_by_ref_and_deletes_by_ref_and_path(store: IndexStore) -> None:
@@ -236,7 +236,7 @@ def test_readers_never_see_a_half_written_commit(store: IndexStore, index_path: 
     seen: set[int] = set()
     try:
         while writer.poll() is None or not seen:
-            hits = store.search(build_query("batch").all_terms, limit=100)
+            hits = store.search(build_query("batch").words, limit=100)
             seen.add(len(hits))
             rounds = {h.fields["text"].split()[1] for h in hits}
             assert len(hits) == 20, "a reader saw a partial file"
@@ -245,4 +245,4 @@ def test_readers_never_see_a_half_written_commit(store: IndexStore, index_path: 
         writer.wait(timeout=120)
     assert writer.returncode == 0
     assert seen == {20}
-    assert len(store.search(build_query("round39").all_terms, limit=100)) == 20
+    assert len(store.search(build_query("round39").words, limit=100)) == 20
