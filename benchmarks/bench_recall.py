@@ -1,6 +1,8 @@
 """Recall, rebuild and one-shot CLI speed against bare baselines, measured in the same run.
 
-Budgets (issue #4, "Speed"), at every corpus size asked for:
+Budgets (issues #4 and #16, "Speed"), at every corpus size asked for:
+- recall p50 and p95 <= 1.3 x a raw Whoosh query (`RawWhoosh`: the same query object over
+  memrepo's own index directory, the same schema and documents, top 10, no filters);
 - recall p50 <= 4 x the p50 and recall p95 <= 4 x the p95 of a raw SQLite FTS5 table
   (tokenize='porter unicode61') over the same texts, queried with an OR of the query's
   words, ORDER BY bm25, LIMIT 10 (recall: default visibility plus a workspace, every lane,
@@ -52,6 +54,8 @@ from memrepo.models.items import MemoryItem, Scope, SourceRef
 BUDGET = {
     "recall_p50_ratio": 4.0,
     "recall_p95_ratio": 4.0,
+    "whoosh_p50_ratio": 1.3,
+    "whoosh_p95_ratio": 1.3,
     "rebuild_ratio": 1.5,
     "incremental_ratio": 0.02,
     "peak_rss_mb": 400.0,
@@ -295,24 +299,56 @@ def peak_rss_mb() -> float:
 # --- measurements ---------------------------------------------------------------------------
 
 
+class RawWhoosh:
+    """The engine alone: memrepo's own index directory opened with plain Whoosh, the same
+    query object searched (no visibility, lanes, fusion or freshness check), the stored
+    text of the top 10 read. What recall costs beyond this is memrepo's own code."""
+
+    def __init__(self, repo: MemoryRepo) -> None:
+        from whoosh import index as whoosh_index
+
+        from memrepo.index.store import WEIGHTING
+
+        self.ix = whoosh_index.open_dir(str(repo.folder.state_dir / "index"))
+        self.searcher = self.ix.searcher(weighting=WEIGHTING)
+
+    def search(self, query: str) -> list[str]:
+        from memrepo.index import build_query
+
+        hits = self.searcher.search(build_query(query).words, limit=10)
+        return [hit["text"] for hit in hits]
+
+    def close(self) -> None:
+        self.searcher.close()
+        self.ix.close()
+
+
 def bench_queries(repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str]) -> dict[str, Any]:
     repo.recall("warm up the index", workspace="ws01")
     fts5_search(conn, "warm up")
+    raw = RawWhoosh(repo)
+    raw.search("warm up")
     ours: list[float] = []
     theirs: list[float] = []
+    engine: list[float] = []
     hits = 0
     for q in qs:
-        # Interleaved so machine noise hits both sides alike.
+        # Interleaved so machine noise hits all sides alike.
         found: list[int] = []
         ours.append(timed(lambda: found.append(len(repo.recall(q, workspace="ws01").hits))))  # noqa: B023
         theirs.append(timed(lambda: fts5_search(conn, q)))  # noqa: B023
+        engine.append(timed(lambda: raw.search(q)))  # noqa: B023
         hits += bool(found[0])
-    mine, base = Timing.of(ours), Timing.of(theirs)
+    raw.close()
+    mine, base, bare = Timing.of(ours), Timing.of(theirs), Timing.of(engine)
     return {
         "memrepo": asdict(mine),
         "fts5": asdict(base),
+        "raw_whoosh": asdict(bare),
         "p50_ratio": mine.p50_ms / base.p50_ms,
         "p95_ratio": mine.p95_ms / base.p95_ms,
+        "whoosh_p50_ratio": mine.p50_ms / bare.p50_ms,
+        "whoosh_p95_ratio": mine.p95_ms / bare.p95_ms,
         "queries_with_hits": hits,
     }
 
@@ -411,6 +447,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     figures = {
         **{f"recall_p50_ratio_{s}": x["recall"]["p50_ratio"] for s, x in sizes_out.items()},
         **{f"recall_p95_ratio_{s}": x["recall"]["p95_ratio"] for s, x in sizes_out.items()},
+        **{f"whoosh_p50_ratio_{s}": x["recall"]["whoosh_p50_ratio"] for s, x in sizes_out.items()},
+        **{f"whoosh_p95_ratio_{s}": x["recall"]["whoosh_p95_ratio"] for s, x in sizes_out.items()},
         "rebuild_ratio": big["seconds"] / bare,
         "incremental_ratio": incremental["ratio"],
         "peak_rss_mb": big["rss_mb"],
@@ -460,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{size} entries: recall p50 {r['memrepo']['p50_ms']:.2f} p95 "
             f"{r['memrepo']['p95_ms']:.2f} ms | FTS5 p50 {r['fts5']['p50_ms']:.2f} p95 "
-            f"{r['fts5']['p95_ms']:.2f} ms | reindex {x['reindex_seconds']:.1f} s | "
+            f"{r['fts5']['p95_ms']:.2f} ms | raw Whoosh p50 {r['raw_whoosh']['p50_ms']:.2f} "
+            f"p95 {r['raw_whoosh']['p95_ms']:.2f} ms | reindex {x['reindex_seconds']:.1f} s | "
             f"{r['queries_with_hits']}/{r['memrepo']['n']} queries with hits"
         )
     rb, inc = result["rebuild"], result["incremental"]

@@ -16,6 +16,10 @@ FIGURES = {
     "recall_p95_ratio_300",
     "recall_p50_ratio_600",
     "recall_p95_ratio_600",
+    "whoosh_p50_ratio_300",
+    "whoosh_p95_ratio_300",
+    "whoosh_p50_ratio_600",
+    "whoosh_p95_ratio_600",
     "rebuild_ratio",
     "incremental_ratio",
     "peak_rss_mb",
@@ -34,13 +38,14 @@ def test_bench_recall_reports_every_figure() -> None:
     assert set(result["figures"]) == FIGURES
     assert set(result["within_budget"]) == FIGURES
     assert set(result["budget"]) == {
-        "recall_p50_ratio", "recall_p95_ratio", "rebuild_ratio", "incremental_ratio",
+        "recall_p50_ratio", "recall_p95_ratio", "whoosh_p50_ratio", "whoosh_p95_ratio",
+        "rebuild_ratio", "incremental_ratio",
         "peak_rss_mb", "cli_seconds",
     }  # fmt: skip
     assert all(value > 0 for value in result["figures"].values())
     for size in ("300", "600"):
         recall = result["sizes"][size]["recall"]
-        assert recall["memrepo"]["n"] == recall["fts5"]["n"] == 12
+        assert recall["memrepo"]["n"] == recall["fts5"]["n"] == recall["raw_whoosh"]["n"] == 12
         assert recall["queries_with_hits"] > 0  # queries come from the corpus
     assert result["rebuild"]["documents"] == 600 + 1  # plus the MEMORY.md fact
     assert len(result["cli"]["runs"]) == 5

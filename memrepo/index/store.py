@@ -15,6 +15,7 @@ fresh searcher.
 
 from __future__ import annotations
 
+import copy
 import fcntl
 import gc
 import json
@@ -94,6 +95,7 @@ class IndexStore:
         self._denied: dict[_FilterKey, set[int]] = {}
         self._lock_depth = 0
         self._copies = PrivateCopies()
+        self._meta_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
 
     # -- opening and rebuilding ------------------------------------------------------
 
@@ -435,11 +437,23 @@ class IndexStore:
             self._ix = None
 
     def _read_meta(self) -> dict[str, Any] | None:
+        """index.json as a fresh dict. Every recall asks several times which commits the
+        index reflects; the parsed file is kept while its inode, size and mtime stay (a
+        writer in any process replaces the file, which changes its inode)."""
         try:
-            data = json.loads(self.meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            stat = os.stat(self.meta_path)
+        except OSError:
             return None
-        return data if isinstance(data, dict) else None
+        key = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        if self._meta_cache is None or self._meta_cache[0] != key:
+            try:
+                data = json.loads(self.meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return None
+            if not isinstance(data, dict):
+                return None
+            self._meta_cache = (key, data)
+        return copy.deepcopy(self._meta_cache[1])
 
     def _write_meta(self, meta: Mapping[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".json", dir=self.path.parent)
@@ -452,6 +466,7 @@ class IndexStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        self._meta_cache = None  # read back (and keyed by the new file) on the next read
 
     @contextmanager
     def _file_lock(self) -> Iterator[None]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from whoosh.query import Query
 
 from memrepo.index import IndexHit, IndexStore, PlainQuery
 from memrepo.recall.matching import matches
-from memrepo.recall.visibility import Visibility
+from memrepo.recall.visibility import CONTEXT_BOOST, Visibility
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +38,6 @@ LABEL_BOOST = 1.5
 """An entry whose label (speaker, subject, author) the query names scores this much more."""
 CONTEXT_FLOOR = 0.25
 """A hit matched only through its context must score this share of the best hit."""
-LABEL_DEPTH = 50
-"""How deep the label boost reranks: enough for a named person's entries to climb."""
 
 
 class SharedIndexSearch:
@@ -52,8 +52,8 @@ class SharedIndexSearch:
     workspace does not jump a strong global one, which ranks fused by rank (rank 1 is
     rank 1, whatever the score) would reverse. The query is one
     any-word query (`memrepo.index.query`); its last word also matches as a prefix only
-    when the index does not hold it, and when the query names a label the index holds,
-    the top `LABEL_DEPTH` are reranked with `LABEL_BOOST`.
+    when the index does not hold it, and an entry whose label the query names scores
+    `LABEL_BOOST` times more (see `_top` for how deep that reorders).
     """
 
     def __init__(
@@ -86,27 +86,24 @@ class SharedIndexSearch:
         if query.is_empty or not self.lanes:
             return {}
         filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
-        wanted = limit * len(self.lanes)
         q = query.words
         probe = [query.last_word] if query.last_word else []
         known = self.store.known_terms("exact", probe)
         if query.last_word and query.last_word not in known:
             q = query.with_prefix()
         named = self.store.known_terms("label", query.distinctive)
-        depth = max(wanted, LABEL_DEPTH) if named else wanted
-        found = self.store.search(q, filter_terms=filters, limit=depth, explain=self.explain)
-        if named:
-            found = _boost_labels(found, named)[:wanted]
+
+        def factor(hit: IndexHit) -> float:
+            labelled = named and named.intersection(str(hit.fields.get("label", "")).split())
+            boost = visibility.context_boost(hit.fields) * (LABEL_BOOST if labelled else 1.0)
+            return self._weight(hit) * boost
+
+        most = max(self.weights.get(lane, 1.0) for lane in self.lanes)
+        most *= (LABEL_BOOST if named else 1.0) * (CONTEXT_BOOST if visibility.has_context else 1.0)
+        found = self._top(q, filters, limit, factor, most)
         found = _strong_enough(found, query)
-        found = sorted(
-            found,
-            key=lambda hit: (
-                -hit.score * self._weight(hit) * visibility.context_boost(hit.fields),
-                hit.rank,
-            ),
-        )
         by_lane: dict[str, list[LaneHit]] = {}
-        for rank, hit in enumerate(found, 1):
+        for rank, (hit, _score) in enumerate(found, 1):
             ranked = by_lane.setdefault(str(hit.fields.get("lane", "")), [])
             fields = hit.fields if hit.terms is None else {**hit.fields, **_explained(hit, named)}
             text = str(hit.fields.get("text", ""))
@@ -115,6 +112,28 @@ class SharedIndexSearch:
 
     def _weight(self, hit: IndexHit) -> float:
         return self.weights.get(str(hit.fields.get("lane", "")), 1.0)
+
+    def _top(
+        self,
+        q: Query,
+        filters: Mapping[str, Collection[str]],
+        limit: int,
+        factor: Callable[[IndexHit], float],
+        most: float,
+    ) -> list[tuple[IndexHit, float]]:
+        """The best `limit` hits by score x `factor`, best first (`most` bounds `factor`).
+
+        Whoosh ranks by score alone, and its cost grows with the hits it keeps. When a
+        factor can lift a hit (`most` > 1: a label the query names, the reader's own
+        context, lanes of other weights), half as many again are fetched to rerank; an
+        exact search (deepen until no unfetched hit could climb) cost twice the time on
+        the benchmarks and found the same answers (REALTALK R@10 0.590 vs 0.591).
+        """
+        depth = limit if most <= 1.0 else limit + (limit + 1) // 2
+        found = self.store.search(q, filter_terms=filters, limit=depth, explain=self.explain)
+        scored = [(hit, hit.score * factor(hit)) for hit in found]
+        scored.sort(key=lambda pair: (-pair[1], pair[0].rank))
+        return scored[:limit]
 
 
 EXPLAIN_FIELD = "_explain"
@@ -133,18 +152,9 @@ def _explained(hit: IndexHit, named: set[str]) -> dict[str, Any]:
     }
 
 
-def _boost_labels(hits: list[IndexHit], named: set[str]) -> list[IndexHit]:
-    """The hits rescored with the label boost, best first (ties keep their order)."""
-    boosted = [
-        replace(hit, score=hit.score * LABEL_BOOST)
-        if named.intersection(str(hit.fields.get("label", "")).split())
-        else hit
-        for hit in hits
-    ]
-    return sorted(boosted, key=lambda hit: (-hit.score, hit.rank))
-
-
-def _strong_enough(hits: list[IndexHit], query: PlainQuery) -> list[IndexHit]:
+def _strong_enough(
+    hits: list[tuple[IndexHit, float]], query: PlainQuery
+) -> list[tuple[IndexHit, float]]:
     """The hits without those found through their context alone by a weak match.
 
     A neighbour's words count a quarter of the entry's own, so one query word in a
@@ -156,8 +166,8 @@ def _strong_enough(hits: list[IndexHit], query: PlainQuery) -> list[IndexHit]:
     if not hits:
         return hits
     several = len(query.distinctive) + len(query.dates) > 1
-    floor = CONTEXT_FLOOR * max(hit.score for hit in hits) if several else float("inf")
-    return [hit for hit in hits if hit.score >= floor or matches(query, hit.fields).own]
+    floor = CONTEXT_FLOOR * max(score for _hit, score in hits) if several else float("inf")
+    return [(hit, score) for hit, score in hits if score >= floor or matches(query, hit.fields).own]
 
 
 class IndexLane:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from memrepo.index import PlainQuery
@@ -46,9 +47,7 @@ def matches(
     """Which query terms matched where. ``matched`` are the index terms the search
     matched (``field:term``, from a search asked for them); without it, every distinctive
     term not found in the own text, label or date is left out of ``context``."""
-    text = f"{fields.get('text', '')} {fields.get('subject', '')}"
-    exact = set(analyze(text))
-    stems = set(analyze(text, stemmed=True))
+    exact, stems = _own_terms(f"{fields.get('text', '')} {fields.get('subject', '')}")
     labels = set(str(fields.get("label", "")).split())
     own: list[str] = []
     label: list[str] = []
@@ -68,6 +67,12 @@ def matches(
     return Matches(tuple(own), tuple(label), date, tuple(context))
 
 
-def _typed(term: str, query: PlainQuery, exact: set[str]) -> bool:
+@lru_cache(maxsize=4096)
+def _own_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A hit's own exact and stemmed terms (cached: the same memories come up again)."""
+    return frozenset(analyze(text)), frozenset(analyze(text, stemmed=True))
+
+
+def _typed(term: str, query: PlainQuery, exact: frozenset[str]) -> bool:
     """Whether ``term`` is the half-typed last word and the text holds a word it begins."""
     return term == query.last_word and any(word.startswith(term) for word in exact)

@@ -69,6 +69,12 @@ class Visibility:
                 f"min_trust={self.min_trust!r}: must be one of {', '.join(SOURCES)}"
             )
 
+    @property
+    def has_context(self) -> bool:
+        """Whether `context_boost` can lift any hit (the reader names a workspace, task
+        or contact)."""
+        return bool(self.workspace or self.task_id or self.contact_ref)
+
     def context_boost(self, fields: Mapping[str, Any]) -> float:
         """How much closer to the reader's context a hit is: its own task's or contact's
         items, or its workspace's facts, outrank equally good global ones."""
