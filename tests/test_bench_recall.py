@@ -22,6 +22,7 @@ FIGURES = {
     "whoosh_p95_ratio_600",
     "rebuild_ratio",
     "incremental_ratio",
+    "catchup_ratio",
     "peak_rss_mb",
     "cli_seconds",
 }
@@ -39,7 +40,7 @@ def test_bench_recall_reports_every_figure() -> None:
     assert set(result["within_budget"]) == FIGURES
     assert set(result["budget"]) == {
         "recall_p50_ratio", "recall_p95_ratio", "whoosh_p50_ratio", "whoosh_p95_ratio",
-        "rebuild_ratio", "incremental_ratio",
+        "rebuild_ratio", "incremental_ratio", "catchup_ratio",
         "peak_rss_mb", "cli_seconds",
     }  # fmt: skip
     assert all(value > 0 for value in result["figures"].values())

@@ -48,6 +48,10 @@ _RELATIVE = re.compile(
     rf"|(?P<count>{_COUNT}) (?P<unit>day|week|month|year)s? ago"
     rf"|(?P<dir>last|next|this past) (?P<span>week|month|year|{_WEEKDAY}|{_MONTH})\b)",
 )
+MAX_QUERY_DATES = 8
+"""A query asks for at most this many dates (a pasted calendar stays a bounded query)."""
+MAX_TEXT_CHARS = 4000
+"""Relative dates are looked for in the first this many characters of an entry."""
 _WORD = re.compile(r"[A-Za-z]+|\d{1,4}(?:st|nd|rd|th)?")
 
 
@@ -77,6 +81,7 @@ def parse_added(added: str) -> tuple[date | None, list[str]]:
             found = date(year, month, day)
             return found, day_terms(found)
         if month:
+            date(year, month, 1)  # raises for a month or year out of range
             return None, month_terms(year, month)
     except ValueError:
         return None, []
@@ -91,7 +96,7 @@ def _shift_months(day: date, months: int) -> tuple[int, int]:
 def _relative_terms(text: str, base: date) -> list[str]:
     """Terms of the relative dates in ``text``, resolved against ``base``."""
     terms: list[str] = []
-    for match in _RELATIVE.finditer(text.casefold()):
+    for match in _RELATIVE.finditer(text[:MAX_TEXT_CHARS].casefold()):
         try:
             terms.extend(_resolve(match, base))
         except (ValueError, OverflowError):
@@ -140,7 +145,7 @@ def query_date_terms(text: str, today: date | None) -> list[str]:
     """The date terms a query names: absolute dates by their most specific term (a day,
     else a month of a year, else a month or a year), relative dates against ``today``
     (none without it)."""
-    words = _WORD.findall(text)
+    words = _WORD.findall(text[:MAX_TEXT_CHARS])
     terms: list[str] = []
     for i, word in enumerate(words):
         month = _month_of(word, words, i)
@@ -163,12 +168,12 @@ def query_date_terms(text: str, today: date | None) -> list[str]:
         terms.extend(w for w in words if len(w) == 4 and w.isdigit() and 1000 <= int(w) <= 2999)
     terms.extend(w.casefold() for w in words if w.casefold() in WEEKDAYS)
     if today is not None:
-        for match in _RELATIVE.finditer(text.casefold()):
+        for match in _RELATIVE.finditer(text[:MAX_TEXT_CHARS].casefold()):
             try:
                 terms.append(_most_specific(_resolve(match, today)))
             except (ValueError, OverflowError):
                 continue
-    return list(dict.fromkeys(terms))
+    return list(dict.fromkeys(terms))[:MAX_QUERY_DATES]
 
 
 def _most_specific(terms: list[str]) -> str:

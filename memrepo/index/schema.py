@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field, fields
 
 from whoosh.fields import BOOLEAN, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
@@ -27,7 +28,7 @@ unreachable even if fields match; version 2 added the swarm and team lanes, whos
 an index built before them would never pick up; version 3 screens secrets out of every
 field, so an older index, which may hold tokens from hand edits, is rebuilt and its
 segment files removed; version 4 indexes each entry with its context, its date terms,
-its label and subject, and lemmatises before stemming)."""
+its label and subject, lemmatises before stemming, and stores a fingerprint)."""
 
 ID_FIELDS = (
     "ref",
@@ -63,6 +64,7 @@ def build_schema() -> Schema:
         date=KEYWORD(scorable=True),
         label=KEYWORD(stored=True, scorable=False),
         tainted=BOOLEAN(stored=True),
+        fingerprint=STORED(),
         uncommitted=BOOLEAN(stored=True),
         source=STORED(),
         commit=STORED(),
@@ -135,7 +137,20 @@ class IndexDoc:
         values["stem"] = FieldText(own + context)
         values["date"] = " ".join(entry_date_terms(self.added, text))
         values["label"] = " ".join(label_terms(screen_value(self.label)))
+        values["fingerprint"] = fingerprint(values, own + context)
         return values
+
+
+def fingerprint(values: dict[str, object], segments: tuple[tuple[str, float], ...]) -> str:
+    """A hash of everything a document indexes and stores, taken after screening (a hash
+    of raw text would let a guessed secret be checked): a file update rewrites only the
+    documents whose fingerprint changed, so catching up with many small edits costs
+    what changed, not the size of the files they touched."""
+    # Not the commit it was read at: an entry left as it was keeps the commit it was
+    # indexed from (which holds it just the same), or every commit would rewrite it.
+    plain = {k: v for k, v in values.items() if k not in ("exact", "stem", "commit")}
+    data = json.dumps([sorted(plain.items()), segments], default=str, ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def _new_words(subject: str, text: str) -> str:
@@ -156,6 +171,8 @@ def label_terms(label: str) -> list[str]:
 
 
 _STORED_FIELDS = tuple(f.name for f in fields(IndexDoc) if f.name not in ("context", "label"))
+#: What `IndexStore.sync_files` compares: a document's hash of its indexed values.
+FINGERPRINT = "fingerprint"
 #: Every string field but the fixed vocabularies, the commit id and the text's hash.
 _SCREENED_FIELDS = tuple(
     f.name

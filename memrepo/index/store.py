@@ -25,13 +25,14 @@ import struct
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
+from whoosh.index import IndexError as WhooshIndexError
 from whoosh.index import LockError
 from whoosh.query import And, NullQuery, Or, Query, Term
 from whoosh.scoring import BM25F
@@ -41,7 +42,7 @@ from memrepo.errors import InvalidArgument
 from memrepo.index._screen import screen_value
 from memrepo.index._storage import PrivateCopies, PrivateCopyStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
-from memrepo.index.schema import ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
+from memrepo.index.schema import FINGERPRINT, ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
 
 __all__ = ["IndexHit", "IndexStore", "Rebuild"]
 
@@ -59,7 +60,8 @@ _FilterKey = frozenset[tuple[str, frozenset[str]]]
 # Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
 # wrap them, so a truncated segment shows up as any of these.
 _DAMAGE = (
-    OSError, EOFError, ValueError, KeyError, IndexError, TypeError, LookupError, struct.error
+    OSError, EOFError, ValueError, KeyError, IndexError, TypeError, LookupError, struct.error,
+    WhooshIndexError,  # a directory emptied under an open index: "Index 'MAIN' does not exist"
 )  # fmt: skip
 
 
@@ -228,6 +230,47 @@ class IndexStore:
             for doc in unique.values():
                 writer.update_document(**doc.to_fields())
             writer.commit()
+
+    def sync_files(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> int:
+        """Make the documents of each (repo, path) in ``files`` exactly these: one commit.
+
+        Only documents that are new or whose fingerprint changed are written, and only
+        those gone are deleted; an edit of one line rewrites that entry and the
+        neighbours whose context it changed, not the whole file. Returns how many
+        documents were written.
+        """
+        wanted: dict[str, dict[str, object]] = {}
+        for docs in files.values():
+            for doc in docs:
+                wanted[doc.ref] = doc.to_fields()
+        held = self._fingerprints(repo, files)
+        stale = [ref for ref in held if ref not in wanted]
+        changed = [values for ref, values in wanted.items() if held.get(ref) != values[FINGERPRINT]]
+        if not stale and not changed:
+            return 0
+        with self._writer() as writer:
+            for ref in stale:
+                writer.delete_by_term("ref", ref)
+            for values in changed:
+                writer.update_document(**values)
+            writer.commit()
+        return len(changed)
+
+    def _fingerprints(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> dict[str, str]:
+        """ref -> fingerprint of every document the index holds for these files."""
+        screened_repo = screen_value(repo)
+
+        def read(searcher: Any) -> dict[str, str]:
+            held: dict[str, str] = {}
+            for path in files:
+                q = And([Term("repo", screened_repo), Term("path", screen_value(path))])
+                for docnum in searcher.docs_for_query(q):
+                    stored = searcher.stored_fields(docnum)
+                    held[str(stored["ref"])] = str(stored.get(FINGERPRINT, ""))
+            return held
+
+        found: dict[str, str] = self._read(read)
+        return found
 
     def bulk_load(self, docs: Iterable[IndexDoc], *, limitmb: int = 64) -> int:
         """Replace the whole index with ``docs`` in one commit; return how many were added.

@@ -62,10 +62,17 @@ def label_of(entry: Entry) -> str:
     return entry.metadata.get("author") or ""
 
 
+CONTEXT_CHARS = 600
+"""A neighbour lends at most this many characters: a pasted 100,000-character line would
+otherwise be indexed again in each of the four entries beside it."""
+
+
 def _unlabelled(entry: Entry) -> str:
-    """A neighbour's words without its lead: every turn's speaker would be noise."""
+    """A neighbour's words without its lead (every turn's speaker would be noise), cut
+    to `CONTEXT_CHARS`."""
     lead = _LEAD.match(entry.text)
-    return entry.text[lead.end(1) :].lstrip(" :") if lead else entry.text
+    text = entry.text[lead.end(1) :].lstrip(" :") if lead else entry.text
+    return text[:CONTEXT_CHARS]
 
 
 LIST_SCALE = 0.3
@@ -73,10 +80,11 @@ LIST_SCALE = 0.3
 
 
 def is_dialogue(group: list[Entry]) -> bool:
-    """Whether a section's entries read as turns of a conversation: most of them lead
-    with a speaker, and speakers repeat (``Ana: ...``, ``Bo: ...``, ``Ana: ...``)."""
+    """Whether a section's entries read as turns of a conversation: at least half of
+    them lead with a speaker, and a speaker comes back (``Ana: ...``, ``Bo: ...``,
+    ``Ana: ...``); leads that never repeat (``Home address: ...``) are labels of facts."""
     leads = [lead.group(1).casefold() for e in group if (lead := _LEAD.match(e.text))]
-    return len(leads) >= 2 and 2 * len(leads) >= len(group) and 2 * len(set(leads)) <= len(leads)
+    return len(leads) >= 3 and 2 * len(leads) >= len(group) and len(set(leads)) < len(leads)
 
 
 def _sections(doc: Document) -> dict[int, tuple[int, str]]:
@@ -120,7 +128,7 @@ def entry_contexts(doc: Document) -> dict[int, EntryContext]:
     contexts: dict[int, EntryContext] = {}
     for start, group in by_section.items():
         heading = sections.get(start, (0, ""))[1]
-        about = " ".join(part for part in (heading, description) if part)
+        about = " ".join(part for part in (heading, description) if part)[:CONTEXT_CHARS]
         words = [_unlabelled(entry) for entry in group]
         scale = 1.0 if is_dialogue(group) else LIST_SCALE
         for i, entry in enumerate(group):

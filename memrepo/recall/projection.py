@@ -296,20 +296,23 @@ class Projection:
     ) -> None:
         """Replace the documents of `paths`: from the working tree when edited, else HEAD."""
         head = self.folder.store.commit_by_id(head_id)
-        docs: list[IndexDoc] = []
+        files: dict[str, list[IndexDoc]] = {}
         watch = self._watch
         for path in sorted(paths):
+            files[path] = []
             if path in dirty:
                 edited = self.folder.store.read_worktree(path)
                 if edited is not None:
-                    docs.extend(entry_docs(path, edited, commit="", uncommitted=True, expiry=watch))
+                    files[path] = entry_docs(
+                        path, edited, commit="", uncommitted=True, expiry=watch
+                    )
             elif head is not None:
                 data = self.folder.store.read(path, head)
                 if data is not None:
-                    docs.extend(
-                        entry_docs(path, data, commit=head_id, uncommitted=False, expiry=watch)
+                    files[path] = entry_docs(
+                        path, data, commit=head_id, uncommitted=False, expiry=watch
                     )
-        store.replace(docs, delete_paths=[(MAIN, p) for p in paths])
+        store.sync_files(MAIN, files)
 
     def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
         """The reflected commit is gone (history rewritten): re-read every file."""
