@@ -127,3 +127,27 @@ def git_daemon(base: Path) -> Iterator[int]:
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+class RawWhoosh:
+    """The engine alone: memrepo's own index directory opened with plain Whoosh, the same
+    query object searched (no visibility, lanes, fusion or freshness check), the stored
+    text of the top 10 read. What recall costs beyond this is memrepo's own code."""
+
+    def __init__(self, repo: MemoryRepo) -> None:
+        from whoosh import index as whoosh_index
+
+        from memrepo.index.store import WEIGHTING
+
+        self.ix = whoosh_index.open_dir(str(repo.folder.state_dir / "index"))
+        self.searcher = self.ix.searcher(weighting=WEIGHTING)
+
+    def search(self, query: str) -> list[str]:
+        from memrepo.index import build_query
+
+        hits = self.searcher.search(build_query(query).words, limit=10)
+        return [hit["text"] for hit in hits]
+
+    def close(self) -> None:
+        self.searcher.close()
+        self.ix.close()

@@ -15,7 +15,8 @@ as `evidence_ids` says; a question whose evidence names no existing turn is left
 
 The baseline runs in the same process over the same lines: SQLite FTS5 (``porter
 unicode61``), an OR of the question's non-stopword words (memrepo's stopword list),
-``ORDER BY bm25``, LIMIT 10. Latency p50/p95 of both are the recall calls alone.
+``ORDER BY bm25``, LIMIT 10. Latency p50/p95 of both are the recall calls alone, with a
+raw Whoosh query (the same query object over memrepo's own index, top 10) beside them.
 
 Goals (issue #16): R@5 >= 0.54, R@10 >= 0.62, R@10 at least 10 points over FTS5.
 
@@ -40,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from _common import Timing, git
+from _common import RawWhoosh, Timing, git
 
 from memrepo import MemoryRepo
 from memrepo.index.query import STOPWORDS
@@ -201,9 +202,10 @@ def bench_chat(
     root = work / f"chat{chat.number}"
     write_repo(chat, root)
     conn, dias = fts5_index(chat)
-    times: dict[str, list[float]] = {"memrepo": [], "fts5": []}
+    times: dict[str, list[float]] = {"memrepo": [], "fts5": [], "raw_whoosh": []}
     with MemoryRepo.open(root) as repo:
         repo.recall("warm up the index")
+        raw = RawWhoosh(repo)
         for question in chat.questions:
             start = time.perf_counter()
             result = repo.recall(question.text, limit=10)
@@ -212,9 +214,13 @@ def bench_chat(
             start = time.perf_counter()
             theirs = fts5_recall(conn, dias, question.text)
             times["fts5"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            raw.search(question.text)
+            times["raw_whoosh"].append(time.perf_counter() - start)
             for group in _groups(question):
                 scores["memrepo"].setdefault(group, Scores()).add(ours, question.evidence)
                 scores["fts5"].setdefault(group, Scores()).add(theirs, question.evidence)
+        raw.close()
     return times
 
 
@@ -232,7 +238,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     paths = sorted(data.glob("Chat_*.json"), key=lambda p: int(p.name.split("_")[1]))
     chats = [load_chat(p) for p in paths if int(p.name.split("_")[1]) in wanted]
     scores: dict[str, dict[str, Scores]] = {"memrepo": {}, "fts5": {}}
-    times: dict[str, list[float]] = {"memrepo": [], "fts5": []}
+    times: dict[str, list[float]] = {"memrepo": [], "fts5": [], "raw_whoosh": []}
     with tempfile.TemporaryDirectory(prefix="memrepo-quality-") as tmp:
         for chat in chats:
             for system, series in bench_chat(chat, Path(tmp), scores).items():
@@ -281,7 +287,8 @@ def render(report: dict[str, Any]) -> str:
         "",
         f"latency: memrepo p50 {lat['memrepo']['p50_ms']:.2f} ms, p95 "
         f"{lat['memrepo']['p95_ms']:.2f} ms | FTS5 p50 {lat['fts5']['p50_ms']:.2f} ms, p95 "
-        f"{lat['fts5']['p95_ms']:.2f} ms",
+        f"{lat['fts5']['p95_ms']:.2f} ms | raw Whoosh (the same query, no filters or fusion) "
+        f"p50 {lat['raw_whoosh']['p50_ms']:.2f} ms, p95 {lat['raw_whoosh']['p95_ms']:.2f} ms",
         f"R@10 over FTS5: {report['r10_over_fts5']:+.3f}; goals met: "
         + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in report["met"].items()),
     ]

@@ -47,7 +47,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import GIT_ENV, Timing, git, timed
+from _common import GIT_ENV, RawWhoosh, Timing, git, timed
 
 from memrepo import MemoryRepo
 from memrepo.items import ItemStore
@@ -266,11 +266,47 @@ def fts5_search(conn: sqlite3.Connection, query: str) -> list[tuple[int, str]]:
     return conn.execute(sql, (match,)).fetchall()
 
 
+class Tantivy:
+    """A reference line, not a budget: tantivy-py (a Rust engine) over the same texts,
+    English stemming, an OR of the query's words, top 10 with their stored text. It shows
+    what a faster engine behind the index protocol would give. Absent when tantivy is
+    not installed (`pip install tantivy`; memrepo does not depend on it)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        import tantivy
+
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=True, tokenizer_name="en_stem")
+        self.index = tantivy.Index(builder.build())
+        writer = self.index.writer()
+        for text in texts:
+            writer.add_document(tantivy.Document(text=text))
+        writer.commit()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+
+    def search(self, query: str) -> list[str]:
+        words = re.findall(r"\w+", query)
+        if not words:
+            return []
+        parsed = self.index.parse_query(" OR ".join(f'"{w}"' for w in words), ["text"])
+        hits = self.searcher.search(parsed, 10).hits
+        return [self.searcher.doc(address)["text"][0] for _score, address in hits]
+
+
+def tantivy_for(texts: list[str]) -> Tantivy | None:
+    try:
+        return Tantivy(texts)
+    except ImportError:
+        return None
+
+
 def bare_whoosh(root: Path) -> float:
     """Seconds to add the repo's documents to a fresh Whoosh index of the same schema."""
     from whoosh import index as whoosh_index
 
     from memrepo.index.schema import build_schema
+    from memrepo.index.store import BULK_LIMIT_MB
     from memrepo.models.items import ItemFilters
     from memrepo.recall.projection import entry_docs, item_doc
 
@@ -288,7 +324,7 @@ def bare_whoosh(root: Path) -> float:
     target = Path(tempfile.mkdtemp(prefix="memrepo-bench-whoosh-"))
     started = time.perf_counter()
     ix = whoosh_index.create_in(str(target), build_schema())
-    writer = ix.writer(limitmb=64)  # the buffer IndexStore.bulk_load uses
+    writer = ix.writer(limitmb=BULK_LIMIT_MB)  # the buffer IndexStore.bulk_load uses
     for values in fields:
         writer.add_document(**values)
     writer.commit()
@@ -303,31 +339,9 @@ def peak_rss_mb() -> float:
 # --- measurements ---------------------------------------------------------------------------
 
 
-class RawWhoosh:
-    """The engine alone: memrepo's own index directory opened with plain Whoosh, the same
-    query object searched (no visibility, lanes, fusion or freshness check), the stored
-    text of the top 10 read. What recall costs beyond this is memrepo's own code."""
-
-    def __init__(self, repo: MemoryRepo) -> None:
-        from whoosh import index as whoosh_index
-
-        from memrepo.index.store import WEIGHTING
-
-        self.ix = whoosh_index.open_dir(str(repo.folder.state_dir / "index"))
-        self.searcher = self.ix.searcher(weighting=WEIGHTING)
-
-    def search(self, query: str) -> list[str]:
-        from memrepo.index import build_query
-
-        hits = self.searcher.search(build_query(query).words, limit=10)
-        return [hit["text"] for hit in hits]
-
-    def close(self) -> None:
-        self.searcher.close()
-        self.ix.close()
-
-
-def bench_queries(repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str]) -> dict[str, Any]:
+def bench_queries(
+    repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str], rust: Tantivy | None = None
+) -> dict[str, Any]:
     repo.recall("warm up the index", workspace="ws01")
     fts5_search(conn, "warm up")
     raw = RawWhoosh(repo)
@@ -335,6 +349,7 @@ def bench_queries(repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str]) -> 
     ours: list[float] = []
     theirs: list[float] = []
     engine: list[float] = []
+    reference: list[float] = []
     hits = 0
     for q in qs:
         # Interleaved so machine noise hits all sides alike.
@@ -342,6 +357,8 @@ def bench_queries(repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str]) -> 
         ours.append(timed(lambda: found.append(len(repo.recall(q, workspace="ws01").hits))))  # noqa: B023
         theirs.append(timed(lambda: fts5_search(conn, q)))  # noqa: B023
         engine.append(timed(lambda: raw.search(q)))  # noqa: B023
+        if rust is not None:
+            reference.append(timed(lambda: rust.search(q)))  # noqa: B023
         hits += bool(found[0])
     raw.close()
     mine, base, bare = Timing.of(ours), Timing.of(theirs), Timing.of(engine)
@@ -353,6 +370,7 @@ def bench_queries(repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str]) -> 
         "p95_ratio": mine.p95_ms / base.p95_ms,
         "whoosh_p50_ratio": mine.p50_ms / bare.p50_ms,
         "whoosh_p95_ratio": mine.p95_ms / bare.p95_ms,
+        "tantivy": asdict(Timing.of(reference)) if reference else None,
         "queries_with_hits": hits,
     }
 
@@ -430,11 +448,12 @@ def bench_size(size: int, args: argparse.Namespace, work: Path) -> dict[str, Any
     repo = MemoryRepo.open(root)
     rebuilds = [repo.reindex().seconds for _ in range(args.rebuild_runs)]
     conn = fts5(texts)
+    rust = tantivy_for(texts)
     result: dict[str, Any] = {
         "entries": size,
         "corpus_build_seconds": build_seconds,
         "reindex_seconds": statistics.median(rebuilds),
-        "recall": bench_queries(repo, conn, qs),
+        "recall": bench_queries(repo, conn, qs, rust),
     }
     conn.close()
     return result | {"repo": repo, "root": root, "queries": qs}
@@ -515,7 +534,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{size} entries: recall p50 {r['memrepo']['p50_ms']:.2f} p95 "
             f"{r['memrepo']['p95_ms']:.2f} ms | FTS5 p50 {r['fts5']['p50_ms']:.2f} p95 "
             f"{r['fts5']['p95_ms']:.2f} ms | raw Whoosh p50 {r['raw_whoosh']['p50_ms']:.2f} "
-            f"p95 {r['raw_whoosh']['p95_ms']:.2f} ms | reindex {x['reindex_seconds']:.1f} s | "
+            f"p95 {r['raw_whoosh']['p95_ms']:.2f} ms | "
+            + (
+                f"tantivy p50 {r['tantivy']['p50_ms']:.2f} p95 {r['tantivy']['p95_ms']:.2f} ms | "
+                if r["tantivy"]
+                else ""
+            )
+            + f"reindex {x['reindex_seconds']:.1f} s | "
             f"{r['queries_with_hits']}/{r['memrepo']['n']} queries with hits"
         )
     rb, inc = result["rebuild"], result["incremental"]

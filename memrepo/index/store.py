@@ -52,6 +52,10 @@ Rebuild = Callable[["IndexStore"], None]
 _BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})
 FILTER_FIELDS = frozenset(ID_FIELDS) | _BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
+BULK_LIMIT_MB = 24
+"""Whoosh's posting buffer for a rebuild. Each entry is indexed with its context, about
+five entries' words: at 100,000 entries a 64 MB buffer peaked at 572 MB RSS, 24 MB at
+264 MB, in the same time (148 s and 156 s on the 2-core machine)."""
 #: BM25F with little length normalisation: an entry is one line, and its context makes
 #: every document about as long as its neighbours' (B 0.3 measured best, recall.md).
 WEIGHTING = BM25F(B=0.3, K1=1.2)
@@ -272,7 +276,7 @@ class IndexStore:
         found: dict[str, str] = self._read(read)
         return found
 
-    def bulk_load(self, docs: Iterable[IndexDoc], *, limitmb: int = 64) -> int:
+    def bulk_load(self, docs: Iterable[IndexDoc], *, limitmb: int = BULK_LIMIT_MB) -> int:
         """Replace the whole index with ``docs`` in one commit; return how many were added.
 
         The fast path for rebuilds: documents are added without per-document deletes, and
@@ -280,8 +284,7 @@ class IndexStore:
         until the new one is complete. Refs must be unique within ``docs``.
 
         ``limitmb`` is Whoosh's posting buffer before it spills a sorted run to disk; its
-        real footprint is several times that in Python objects. At 100,000 documents
-        64 MB peaks at ~340 MB RSS (256 MB: ~550 MB) for the same rebuild time.
+        real footprint is several times that in Python objects (see `BULK_LIMIT_MB`).
         """
         count = 0
         with self._writer(limitmb=limitmb) as writer:

@@ -103,9 +103,11 @@ class SharedIndexSearch:
         found = self._top(q, filters, limit, factor, most)
         found = _strong_enough(found, query)
         by_lane: dict[str, list[LaneHit]] = {}
-        for rank, (hit, _score) in enumerate(found, 1):
+        for rank, (hit, score) in enumerate(found, 1):
             ranked = by_lane.setdefault(str(hit.fields.get("lane", "")), [])
-            fields = hit.fields if hit.terms is None else {**hit.fields, **_explained(hit, named)}
+            fields = {**hit.fields, SCORE_FIELD: score}
+            if hit.terms is not None:
+                fields.update(_explained(hit, named))
             text = str(hit.fields.get("text", ""))
             ranked.append(LaneHit(hit.ref, text, rank, fields))
         return by_lane
@@ -136,6 +138,9 @@ class SharedIndexSearch:
         return scored[:limit]
 
 
+SCORE_FIELD = "_score"
+"""The key under which the shared search puts a hit's final score (what `relevance` of
+an index hit is relative to: its ranks alone would make every hit look about as good)."""
 EXPLAIN_FIELD = "_explain"
 """The key under which an explaining search puts its scores in a hit's fields."""
 

@@ -11,7 +11,7 @@ from memrepo.errors import InvalidArgument, RecallFailed
 from memrepo.index import PlainQuery, build_query
 from memrepo.models.recall import Detail, Explanation, Provenance, RecallHit, RecallResult
 from memrepo.recall.fusion import RRF_K, Fused, fuse
-from memrepo.recall.lanes import EXPLAIN_FIELD, Lane, LaneHit
+from memrepo.recall.lanes import EXPLAIN_FIELD, SCORE_FIELD, Lane, LaneHit
 from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
 
@@ -65,7 +65,9 @@ def run_recall(
     boosted = {lane.name for lane in lanes if getattr(lane, "ranked_by_score", False)}
     fused = fuse(results, weights, boost=visibility.context_boost, boosted=boosted)[:limit]
     best = fused[0].score if fused else 1.0
-    hits = tuple(_to_hit(f, best, plain, detail) for f in fused)
+    scored = [f.hit.fields.get(SCORE_FIELD) for f in fused]
+    best_scored = max((float(v) for v in scored if isinstance(v, float)), default=0.0)
+    hits = tuple(_to_hit(f, best, plain, detail, best_scored) for f in fused)
     if explain:
         hits = tuple(
             hit.model_copy(update={"explain": explanation(f, plain, weights, visibility, boosted)})
@@ -96,9 +98,19 @@ def full_hit(ref: str, fields: Mapping[str, object]) -> RecallHit:
     return _to_hit(Fused(hit, lane, 1.0, 1.0, {lane: 1}), 1.0, build_query(""), "full")
 
 
-def _to_hit(fused: Fused, best: float, plain: PlainQuery, detail: Detail) -> RecallHit:
+def _to_hit(
+    fused: Fused, best: float, plain: PlainQuery, detail: Detail, best_scored: float = 0.0
+) -> RecallHit:
+    """`relevance` of an index hit is its score over the best index hit's (BM25F is
+    comparable across the shared lanes); a host lane's is its fused rank score over the
+    best one's."""
     fields: Mapping[str, object] = fused.hit.fields
     text = fused.hit.text
+    own = fields.get(SCORE_FIELD)
+    if isinstance(own, float) and best_scored > 0:
+        relevance = round(min(1.0, own / best_scored), 6)
+    else:
+        relevance = round(fused.score / best, 6) if best else 0.0
 
     def text_field(name: str) -> str | None:
         value = fields.get(name)
@@ -112,7 +124,7 @@ def _to_hit(fused: Fused, best: float, plain: PlainQuery, detail: Detail) -> Rec
         lane=fused.lane,
         text=text,
         snippet=snippet(text, plain.distinctive),
-        relevance=round(fused.score / best, 6) if best else 0.0,
+        relevance=relevance,
         score=fused.score,
         provenance=Provenance.model_construct(
             repo=text_field("repo") or fused.lane,

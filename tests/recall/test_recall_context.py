@@ -118,3 +118,11 @@ def test_explain_shows_the_date_and_label_parts(memory_repo: MemoryRepo, git: Gi
 def test_without_explain_hits_carry_none(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("We ship the postgres 16 migration on March 3")
     assert all(hit.explain is None for hit in memory_repo.recall("postgres").hits)
+
+
+def test_relevance_says_how_much_weaker_a_hit_is(memory_repo: MemoryRepo, git: Git) -> None:
+    write(memory_repo, git, "chats/ana.md", CHAT)
+    first, second, *_rest = memory_repo.recall("road trip coast").hits
+    assert first.relevance == 1.0
+    assert second.text == "Ana: Yep, last month I drove somewhere fun"
+    assert 0.2 < second.relevance < 0.6  # found through its neighbour's words only
