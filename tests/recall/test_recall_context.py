@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from memrepo import MemoryRepo
+
+from .files import commit_file
 
 Git = Callable[..., str]
 
@@ -30,28 +31,20 @@ def texts(repo: MemoryRepo, query: str) -> list[str]:
     return [hit.text for hit in repo.recall(query).hits]
 
 
-def write(repo: MemoryRepo, git: Git, path: str, text: str) -> None:
-    target = Path(repo.root) / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    git(repo.root, "add", "-A")
-    git(repo.root, "commit", "-q", "-m", f"edit {path}")
-
-
 def test_an_elliptic_entry_is_found_through_its_neighbours(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     found = texts(memory_repo, "road trip to the coast")
     assert found[0] == "Bo: Did you get to the coast on your road trip?"
     assert "Ana: Yep, last month I drove somewhere fun" in found[:3]
 
 
 def test_context_follows_an_edit_of_a_neighbour(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     assert "Ana: Yep, last month I drove somewhere fun" in texts(memory_repo, "road trip coast")
     edited = CHAT.replace("Did you get to the coast on your road trip?", "How was the movie?")
-    write(memory_repo, git, "chats/ana.md", edited)
+    commit_file(memory_repo, git, "chats/ana.md", edited)
     assert "Ana: Yep, last month I drove somewhere fun" not in texts(memory_repo, "road trip coast")
 
 
@@ -62,18 +55,18 @@ def test_one_word_never_lists_the_lines_beside_a_match(memory_repo: MemoryRepo) 
 
 
 def test_a_heading_bounds_the_context(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     assert "The deploy checklist lives in the wiki" not in texts(memory_repo, "crowded gym")
 
 
 def test_a_relative_date_is_found_by_the_day_it_names(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     found = texts(memory_repo, "What did Ana cook on 29 Dec 2023?")
     assert found[0] == "Ana: I made pasta with ham and peas yesterday"
 
 
 def test_the_person_the_query_names_comes_first(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     assert texts(memory_repo, "what does Ana think of the gym")[0].startswith("Ana: The gym")
     assert texts(memory_repo, "when did Bo go to the gym")[0].startswith("Bo: I went to the gym")
 
@@ -92,7 +85,7 @@ def test_irregular_forms_meet_their_lemma(memory_repo: MemoryRepo) -> None:
 
 
 def test_explain_says_which_words_matched_where(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     (first, second, *_rest) = memory_repo.recall("road trip coast", explain=True).hits
     assert first.explain is not None and second.explain is not None
     assert first.explain.matched["text"] == ["road", "trip", "coast"]
@@ -105,7 +98,7 @@ def test_explain_says_which_words_matched_where(memory_repo: MemoryRepo, git: Gi
 
 
 def test_explain_shows_the_date_and_label_parts(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     hit = memory_repo.recall("what did Ana make on 29 Dec 2023", explain=True).hits[0]
     assert hit.explain is not None
     assert hit.explain.matched["date"] == ["2023-12-29"]
@@ -121,7 +114,7 @@ def test_without_explain_hits_carry_none(memory_repo: MemoryRepo) -> None:
 
 
 def test_relevance_says_how_much_weaker_a_hit_is(memory_repo: MemoryRepo, git: Git) -> None:
-    write(memory_repo, git, "chats/ana.md", CHAT)
+    commit_file(memory_repo, git, "chats/ana.md", CHAT)
     first, second, *_rest = memory_repo.recall("road trip coast").hits
     assert first.relevance == 1.0
     assert second.text == "Ana: Yep, last month I drove somewhere fun"

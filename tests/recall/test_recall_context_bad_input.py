@@ -17,22 +17,16 @@ from memrepo.index.dates import MAX_QUERY_DATES
 from memrepo.index.query import MAX_TERMS
 from memrepo.recall.entry_context import CONTEXT_CHARS, entry_contexts
 
+from .files import commit_file
+
 Git = Callable[..., str]
-
-
-def commit(repo: MemoryRepo, git: Git, path: str, text: str) -> None:
-    target = Path(repo.root) / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    git(repo.root, "add", "-A")
-    git(repo.root, "commit", "-q", "-m", f"add {path}")
 
 
 def test_a_huge_entry_lends_its_neighbours_only_a_bounded_context(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
     huge = "zebra " * 20_000  # 120,000 characters on one line
-    commit(
+    commit_file(
         memory_repo, git, "notes/big.md", f"# Big\n\n- Ana: before\n- Bo: {huge}\n- Ana: after\n"
     )
     doc = parse((Path(memory_repo.root) / "notes/big.md").read_bytes(), "notes/big.md")
@@ -47,7 +41,7 @@ def test_a_file_of_many_lines_is_indexed_with_context(memory_repo: MemoryRepo, g
     lines = [f"- Ana: line {n} about topic{n}" for n in range(5_000)]
     lines[2_500] = "- Ana: we took the ferry to the island"
     lines[2_501] = "- Bo: yes"
-    commit(memory_repo, git, "chats/long.md", "# Long\n\n" + "\n".join(lines) + "\n")
+    commit_file(memory_repo, git, "chats/long.md", "# Long\n\n" + "\n".join(lines) + "\n")
     found = [hit.text for hit in memory_repo.recall("ferry island").hits]
     assert found[0] == "Ana: we took the ferry to the island"
     assert "Bo: yes" in found  # found through the line before it
@@ -79,13 +73,15 @@ def test_hostile_date_queries_are_bounded(memory_repo: MemoryRepo, query: str) -
     "added", ["9999-12-31", "0001-01-01", "2023-02-30", "yesterday", "2023-13", "x" * 500, ""]
 )
 def test_forged_added_dates_index_and_search(memory_repo: MemoryRepo, git: Git, added: str) -> None:
-    commit(memory_repo, git, "notes/d.md", f"# D\n\n- Saw the comet yesterday [added: {added}]\n")
+    commit_file(
+        memory_repo, git, "notes/d.md", f"# D\n\n- Saw the comet yesterday [added: {added}]\n"
+    )
     assert [h.text for h in memory_repo.recall("comet").hits] == ["Saw the comet yesterday"]
     memory_repo.recall("what happened on 31 Dec 9999 or last month")
 
 
 def test_an_index_of_the_old_schema_is_rebuilt_on_open(memory_repo: MemoryRepo, git: Git) -> None:
-    commit(
+    commit_file(
         memory_repo,
         git,
         "chats/a.md",
