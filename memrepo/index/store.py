@@ -15,7 +15,6 @@ fresh searcher.
 
 from __future__ import annotations
 
-import copy
 import fcntl
 import gc
 import json
@@ -505,7 +504,11 @@ class IndexStore:
             if not isinstance(data, dict):
                 return None
             self._meta_cache = (key, data)
-        return copy.deepcopy(self._meta_cache[1])
+        data = self._meta_cache[1]
+        # Callers replace values, never change nested ones in place: a shallow copy (and
+        # one of the reflected map) keeps the cached parse intact.
+        reflected = data.get("reflected")
+        return {**data, "reflected": dict(reflected) if isinstance(reflected, dict) else {}}
 
     def _write_meta(self, meta: Mapping[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".json", dir=self.path.parent)

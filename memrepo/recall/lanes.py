@@ -36,6 +36,8 @@ class Lane(Protocol):
 
 LABEL_BOOST = 1.5
 """An entry whose label (speaker, subject, author) the query names scores this much more."""
+RERANK_SLACK = 0.5
+"""How many more hits than asked for are fetched when a factor can reorder them."""
 CONTEXT_FLOOR = 0.25
 """A hit matched only through its context must score this share of the best hit."""
 
@@ -127,11 +129,12 @@ class SharedIndexSearch:
 
         Whoosh ranks by score alone, and its cost grows with the hits it keeps. When a
         factor can lift a hit (`most` > 1: a label the query names, the reader's own
-        context, lanes of other weights), half as many again are fetched to rerank; an
+        context, lanes of other weights), `RERANK_SLACK` more are fetched to rerank. An
         exact search (deepen until no unfetched hit could climb) cost twice the time on
-        the benchmarks and found the same answers (REALTALK R@10 0.590 vs 0.591).
+        the benchmarks and found the same answers (REALTALK R@10 0.590 vs 0.591); no
+        slack lost 1.5 points of R@10 there (0.576).
         """
-        depth = limit if most <= 1.0 else limit + (limit + 1) // 2
+        depth = limit if most <= 1.0 else limit + int(limit * RERANK_SLACK)
         found = self.store.search(q, filter_terms=filters, limit=depth, explain=self.explain)
         scored = [(hit, hit.score * factor(hit)) for hit in found]
         scored.sort(key=lambda pair: (-pair[1], pair[0].rank))

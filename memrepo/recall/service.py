@@ -117,16 +117,14 @@ def _to_hit(
         return str(value) if value not in (None, "") else None
 
     line = fields.get("line")
-    # Built without validation: every value comes from the index, typed as the model
-    # wants, and validating two models per hit was a tenth of a small repo's recall.
-    return RecallHit.model_construct(
+    return RecallHit(
         ref=fused.hit.ref,
         lane=fused.lane,
         text=text,
         snippet=snippet(text, plain.distinctive),
         relevance=relevance,
         score=fused.score,
-        provenance=Provenance.model_construct(
+        provenance=Provenance(
             repo=text_field("repo") or fused.lane,
             path=text_field("path"),
             line=int(line) if isinstance(line, int) and line > 0 else None,
