@@ -36,6 +36,8 @@ builds a query of bounded cost."""
 MIN_PREFIX = 2
 
 PREFIX_TERMS = 16
+PREFIX_BOOST = 0.5
+"""A word the last one may complete counts half a word: it is a guess."""
 """A half-typed last word expands to at most this many index terms (the most frequent)."""
 
 EXACT = "exact"
@@ -75,15 +77,18 @@ class PlainQuery:
         """``words`` with the last word also matched as a prefix of indexed words."""
         if self.last_word is None:
             return self.words
-        return Or([self.words, CappedPrefix(EXACT, self.last_word)])
+        return Or([self.words, CappedPrefix(EXACT, self.last_word, boost=PREFIX_BOOST)])
 
 
 class CappedPrefix(Prefix):  # type: ignore[misc]
-    """A prefix that expands to at most ``PREFIX_TERMS`` index terms, the most frequent.
+    """A prefix that expands to at most ``PREFIX_TERMS`` index terms, the most frequent,
+    each scored like the word it completes at ``boost``.
 
     Whoosh ORs every expanded term into the search; "st" over a large index expands to
     hundreds of terms, each one a posting list read in pure Python. The word as typed
     is left out: the ``exact``/``stem`` clauses beside the prefix already match it.
+    Whoosh's own Prefix scores one expansion fully and several as a constant; a
+    half-typed "use" completing to "user" would then rank like the word itself.
     """
 
     def _btexts(self, ixreader: Any) -> list[bytes]:
@@ -94,6 +99,13 @@ class CappedPrefix(Prefix):  # type: ignore[misc]
         fieldname = self.fieldname
         frequency = {b: ixreader.doc_frequency(fieldname, b) for b in expanded}
         return sorted(expanded, key=lambda b: -frequency[b])[:PREFIX_TERMS]
+
+    def matcher(self, searcher: Any, context: Any = None) -> Any:
+        words = self._btexts(searcher.reader())
+        if not words:
+            return NullQuery.matcher(searcher, context)
+        terms = [Term(self.fieldname, word.decode("utf-8"), boost=self.boost) for word in words]
+        return Or(terms).matcher(searcher, context)
 
 
 def _word(term: str) -> Query:

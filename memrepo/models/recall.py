@@ -33,7 +33,9 @@ class Explanation(_Frozen):
     `matched` names the query words that met each part of the entry: its own `text`
     (and subject), its `context` (neighbours, heading, description), its `date` terms
     and its `label`. `index_score` is the lane's BM25F score and `term_scores` what each
-    matched index term gave it (``field:term``); `label_boost` multiplied it when the
+    matched index term gave it (``field:term``, before the query's own boosts: a date the
+    query names weighs `DATE_BOOST`, a word the last one may complete half); `label_boost`
+    multiplied it when the
     query named the entry's label. `lanes` are each lane's fused contribution
     (weight / (60 + rank)), `reader_boost` the factor for the reader's own workspace,
     task or contact; their product summed is `score`.

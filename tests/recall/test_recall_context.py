@@ -119,3 +119,13 @@ def test_relevance_says_how_much_weaker_a_hit_is(memory_repo: MemoryRepo, git: G
     assert first.relevance == 1.0
     assert second.text == "Ana: Yep, last month I drove somewhere fun"
     assert 0.2 < second.relevance < 0.6  # found through its neighbour's words only
+
+
+def test_a_word_the_last_one_may_complete_counts_half(memory_repo: MemoryRepo) -> None:
+    memory_repo.remember("The user prefers short answers")
+    memory_repo.remember("Editor: vim", subject="editor")
+    first, second = memory_repo.recall("which editor do I use").hits
+    assert first.text == "Editor: vim"
+    assert second.text == "The user prefers short answers"  # "use" may be half of "user"
+    assert second.relevance < 0.5
+    assert memory_repo.recall("edi").hits[0].text == "Editor: vim"
