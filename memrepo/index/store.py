@@ -164,7 +164,8 @@ class IndexStore:
         """Touch the structures a search starts from: TOC, segments, stored fields, the
         term dictionary and one posting list. Cheap on purpose (every one-shot command
         pays it); deeper damage surfaces in a search, where `_read` rebuilds too."""
-        with self._ix.searcher() as searcher:
+        searcher = self._ix.searcher(weighting=WEIGHTING)
+        try:
             reader = searcher.reader()
             for docnum in reader.all_doc_ids():
                 reader.stored_fields(docnum)
@@ -172,6 +173,13 @@ class IndexStore:
             for term in reader.lexicon("ref"):
                 reader.postings("ref", term).all_ids()
                 break
+        except BaseException:
+            searcher.close()
+            raise
+        # Kept for the first search: opening the segment readers again cost as much as
+        # the probe itself (a one-shot recall at 100,000 entries pays both otherwise).
+        self._close_searcher()
+        self._searcher = searcher
 
     def _rebuild(self, reason: str, *, warn: bool = True) -> None:
         self._close_index()
@@ -433,7 +441,9 @@ class IndexStore:
             if reason is not None:
                 self._rebuild(f"{reason}; reading had failed with {type(last).__name__}")
         try:
-            self._searcher = self._index().searcher(weighting=WEIGHTING)
+            if self._searcher is None or not self._searcher.up_to_date():
+                self._close_searcher()
+                self._searcher = self._index().searcher(weighting=WEIGHTING)
             return action(self._searcher)
         except _DAMAGE as exc:
             raise IndexUnavailable(str(self.path), f"{type(exc).__name__}: {exc}") from exc
