@@ -44,6 +44,7 @@ from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
 from memrepo.folder.paths import check_path, secret_in_path
+from memrepo.folder.statcache import folder_moved, is_stale_scan, refresh_stat_cache
 from memrepo.hygiene import find_secrets, redact_secrets
 
 #: Times a write is made after a file changed under it before it gives up, and the
@@ -74,6 +75,7 @@ class WriteTransaction:
         self.store = store
         self.lock = lock
         self.config = config
+        self._stat_refreshed = False
 
     def run(self, plan: Plan) -> str | None:
         """Steps 1-5 under the lock; the new commit's id, None when `plan` made none."""
@@ -100,12 +102,25 @@ class WriteTransaction:
     def begin(self) -> pygit2.Commit:
         """Steps 1-2: the commit the next change is built on. Caller holds the lock."""
         parent = self.current()
+        started = time.perf_counter()
         pending = self.store.pending_edits()
+        self._refresh_stale_stat(time.perf_counter() - started)
         if not pending.paths:
             return parent
         if not self.config.auto_commit_user_edits:
             raise DirtyWorktree(pending.paths)
         return self._commit_edits(parent, pending)
+
+    def _refresh_stale_stat(self, scanned: float) -> None:
+        """After a byte copy every scan re-hashes every file: write git's stat cache back
+        once (`memrepo.folder.statcache`); the lock is held, so no memrepo write races."""
+        moved = folder_moved(self.store.state_dir, self.store.root)
+        if not moved and (
+            self._stat_refreshed or not is_stale_scan(scanned, len(self.store.repo.index))
+        ):
+            return
+        self._stat_refreshed = True
+        refresh_stat_cache(self.store.root)
 
     def commit(self, change: Change, parent: pygit2.Commit) -> str:
         """Steps 4-5 for `change` on `parent`. Caller holds the lock."""
