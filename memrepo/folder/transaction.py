@@ -76,6 +76,7 @@ class WriteTransaction:
         self.lock = lock
         self.config = config
         self._stat_refreshed = False
+        self._folder_checked = False
 
     def run(self, plan: Plan) -> str | None:
         """Steps 1-5 under the lock; the new commit's id, None when `plan` made none."""
@@ -114,13 +115,13 @@ class WriteTransaction:
     def _refresh_stale_stat(self, scanned: float) -> None:
         """After a byte copy every scan re-hashes every file: write git's stat cache back
         once (`memrepo.folder.statcache`); the lock is held, so no memrepo write races."""
-        moved = folder_moved(self.store.state_dir, self.store.root)
-        if not moved and (
-            self._stat_refreshed or not is_stale_scan(scanned, len(self.store.repo.index))
-        ):
+        if self._stat_refreshed:
             return
-        self._stat_refreshed = True
-        refresh_stat_cache(self.store.root)
+        moved = not self._folder_checked and folder_moved(self.store.state_dir, self.store.root)
+        self._folder_checked = True  # a folder is copied between processes, not under one
+        if moved or is_stale_scan(scanned, len(self.store.repo.index)):
+            self._stat_refreshed = True
+            refresh_stat_cache(self.store.root)
 
     def commit(self, change: Change, parent: pygit2.Commit) -> str:
         """Steps 4-5 for `change` on `parent`. Caller holds the lock."""

@@ -36,9 +36,9 @@ builds a query of bounded cost."""
 MIN_PREFIX = 2
 
 PREFIX_TERMS = 16
+"""A half-typed last word expands to at most this many index terms (the most frequent)."""
 PREFIX_BOOST = 0.5
 """A word the last one may complete counts half a word: it is a guess."""
-"""A half-typed last word expands to at most this many index terms (the most frequent)."""
 
 EXACT = "exact"
 STEM = "stem"

@@ -56,10 +56,11 @@ def label_of(entry: Entry) -> str:
     """The entry's label: its ``Name:`` lead, else its ``author``. A ``subject`` is not
     one: its words are searchable as the entry's own (`IndexDoc`), and boosting them
     again would rank a fact with a subject above the same fact without one."""
-    lead = _LEAD.match(entry.text)
-    if lead is not None:
-        return lead.group(1)
-    return entry.metadata.get("author") or ""
+    return _label(entry, _LEAD.match(entry.text))
+
+
+def _label(entry: Entry, lead: re.Match[str] | None) -> str:
+    return lead.group(1) if lead is not None else entry.metadata.get("author") or ""
 
 
 CONTEXT_CHARS = 600
@@ -67,10 +68,9 @@ CONTEXT_CHARS = 600
 otherwise be indexed again in each of the four entries beside it."""
 
 
-def _unlabelled(entry: Entry) -> str:
+def _unlabelled(entry: Entry, lead: re.Match[str] | None) -> str:
     """A neighbour's words without its lead (every turn's speaker would be noise), cut
     to `CONTEXT_CHARS`."""
-    lead = _LEAD.match(entry.text)
     text = entry.text[lead.end(1) :].lstrip(" :") if lead else entry.text
     return text[:CONTEXT_CHARS]
 
@@ -83,8 +83,12 @@ def is_dialogue(group: list[Entry]) -> bool:
     """Whether a section's entries read as turns of a conversation: at least half of
     them lead with a speaker, and a speaker comes back (``Ana: ...``, ``Bo: ...``,
     ``Ana: ...``); leads that never repeat (``Home address: ...``) are labels of facts."""
-    leads = [lead.group(1).casefold() for e in group if (lead := _LEAD.match(e.text))]
-    return len(leads) >= 3 and 2 * len(leads) >= len(group) and len(set(leads)) < len(leads)
+    return _dialogue([_LEAD.match(entry.text) for entry in group])
+
+
+def _dialogue(leads: list[re.Match[str] | None]) -> bool:
+    names = [lead.group(1).casefold() for lead in leads if lead is not None]
+    return len(names) >= 3 and 2 * len(names) >= len(leads) and len(set(names)) < len(names)
 
 
 def _sections(doc: Document) -> dict[int, tuple[int, str]]:
@@ -129,8 +133,9 @@ def entry_contexts(doc: Document) -> dict[int, EntryContext]:
     for start, group in by_section.items():
         heading = sections.get(start, (0, ""))[1]
         about = " ".join(part for part in (heading, description) if part)[:CONTEXT_CHARS]
-        words = [_unlabelled(entry) for entry in group]
-        scale = 1.0 if is_dialogue(group) else LIST_SCALE
+        leads = [_LEAD.match(entry.text) for entry in group]
+        words = [_unlabelled(entry, lead) for entry, lead in zip(group, leads, strict=True)]
+        scale = 1.0 if _dialogue(leads) else LIST_SCALE
         for i, entry in enumerate(group):
             segments = [
                 (words[i + offset], weight * scale)
@@ -139,5 +144,5 @@ def entry_contexts(doc: Document) -> dict[int, EntryContext]:
             ]
             if about:
                 segments.append((about, SECTION_WEIGHT))
-            contexts[entry.line_no] = EntryContext(tuple(segments), label_of(entry))
+            contexts[entry.line_no] = EntryContext(tuple(segments), _label(entry, leads[i]))
     return contexts

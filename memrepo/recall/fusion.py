@@ -21,13 +21,15 @@ RRF_K = 60
 
 @dataclass(slots=True)
 class Fused:
-    """One merged hit: the strongest lane's hit, the fused score, every lane's rank."""
+    """One merged hit: the strongest lane's hit, the fused score, every lane's rank and
+    what each lane added to the score (what ``explain`` shows)."""
 
     hit: LaneHit
     lane: str
     score: float
     best_contribution: float
     lane_ranks: dict[str, int] = field(default_factory=dict)
+    contributions: dict[str, float] = field(default_factory=dict)
 
 
 def fuse(
@@ -54,10 +56,13 @@ def fuse(
             key = str(hit.fields.get("norm_hash") or norm_hash(hit.text))
             current = merged.get(key)
             if current is None:
-                merged[key] = Fused(hit, lane, contribution, contribution, {lane: hit.rank})
+                merged[key] = Fused(
+                    hit, lane, contribution, contribution, {lane: hit.rank}, {lane: contribution}
+                )
                 continue
             current.score += contribution
             current.lane_ranks.setdefault(lane, hit.rank)
+            current.contributions[lane] = current.contributions.get(lane, 0.0) + contribution
             if contribution > current.best_contribution:
                 current.hit, current.lane, current.best_contribution = hit, lane, contribution
     return sorted(merged.values(), key=lambda f: (-f.score, f.hit.ref))

@@ -35,7 +35,8 @@ class Lane(Protocol):
 
 
 LABEL_BOOST = 1.5
-"""An entry whose label (speaker, subject, author) the query names scores this much more."""
+"""An entry whose label (its speaker, author or contact) the query names scores this much
+more."""
 RERANK_SLACK = 0.5
 """How many more hits than asked for are fetched when a factor can reorder them."""
 CONTEXT_FLOOR = 0.25
@@ -96,8 +97,7 @@ class SharedIndexSearch:
         named = self.store.known_terms("label", query.distinctive)
 
         def factor(hit: IndexHit) -> float:
-            labelled = named and named.intersection(str(hit.fields.get("label", "")).split())
-            boost = visibility.context_boost(hit.fields) * (LABEL_BOOST if labelled else 1.0)
+            boost = visibility.context_boost(hit.fields) * _label_boost(hit, named)
             return self._weight(hit) * boost
 
         most = max(self.weights.get(lane, 1.0) for lane in self.lanes)
@@ -148,13 +148,17 @@ EXPLAIN_FIELD = "_explain"
 """The key under which an explaining search puts its scores in a hit's fields."""
 
 
+def _label_boost(hit: IndexHit, named: set[str]) -> float:
+    """`LABEL_BOOST` when the query names the hit's label, else 1."""
+    labels = str(hit.fields.get("label", "")).split()
+    return LABEL_BOOST if named and named.intersection(labels) else 1.0
+
+
 def _explained(hit: IndexHit, named: set[str]) -> dict[str, Any]:
-    boosted = bool(named.intersection(str(hit.fields.get("label", "")).split()))
-    boost = LABEL_BOOST if boosted else 1.0
     return {
         EXPLAIN_FIELD: {
             "index_score": hit.score,
-            "label_boost": boost,
+            "label_boost": _label_boost(hit, named),
             "terms": dict(hit.terms or {}),
         }
     }

@@ -49,6 +49,7 @@ def matches(
     term not found in the own text, label or date is left out of ``context``."""
     exact, stems = _own_terms(f"{fields.get('text', '')} {fields.get('subject', '')}")
     labels = set(str(fields.get("label", "")).split())
+    searched = set(matched) if matched is not None else set()
     own: list[str] = []
     label: list[str] = []
     context: list[str] = []
@@ -57,13 +58,15 @@ def matches(
             label.append(term)
         if term in exact or stem(term) in stems or _typed(term, query, exact):
             own.append(term)
-        elif matched is not None and {f"stem:{stem(term)}", f"exact:{term}"} & set(matched):
+        elif f"stem:{stem(term)}" in searched or f"exact:{term}" in searched:
             context.append(term)
     last = query.last_word
     if last and last not in query.distinctive and _typed(last, query, exact):  # a compound
         own.append(last)
-    dates = set(entry_date_terms(str(fields.get("added", "")), str(fields.get("text", ""))))
-    date = tuple(term for term in query.dates if term in dates)
+    date: tuple[str, ...] = ()
+    if query.dates:  # the hit's date terms are derived again only when the query asks
+        dates = set(entry_date_terms(str(fields.get("added", "")), str(fields.get("text", ""))))
+        date = tuple(term for term in query.dates if term in dates)
     return Matches(tuple(own), tuple(label), date, tuple(context))
 
 

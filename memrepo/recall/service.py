@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
 from memrepo.errors import InvalidArgument, RecallFailed
 from memrepo.index import PlainQuery, build_query
 from memrepo.models.recall import Detail, Explanation, Provenance, RecallHit, RecallResult
-from memrepo.recall.fusion import RRF_K, Fused, fuse
+from memrepo.recall.fusion import Fused, fuse
 from memrepo.recall.lanes import EXPLAIN_FIELD, SCORE_FIELD, Lane, LaneHit
 from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
@@ -70,7 +70,7 @@ def run_recall(
     hits = tuple(_to_hit(f, best, plain, detail, best_scored) for f in fused)
     if explain:
         hits = tuple(
-            hit.model_copy(update={"explain": explanation(f, plain, weights, visibility, boosted)})
+            hit.model_copy(update={"explain": explanation(f, plain, visibility)})
             for hit, f in zip(hits, fused, strict=True)
         )
     return RecallResult(query=query, hits=hits, lane_errors=errors)
@@ -142,25 +142,13 @@ def _to_hit(
     )
 
 
-def explanation(
-    fused: Fused,
-    plain: PlainQuery,
-    weights: Mapping[str, float],
-    visibility: Visibility,
-    boosted: Collection[str] = (),
-) -> Explanation:
+def explanation(fused: Fused, plain: PlainQuery, visibility: Visibility) -> Explanation:
     """Why `fused` came up: the words that matched where, and the parts of its score."""
     fields = fused.hit.fields
     raw = fields.get(EXPLAIN_FIELD)
     scored: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     terms: dict[str, float] = dict(scored.get("terms", {}))
-    boost = visibility.context_boost(fields)
-    lanes = {
-        lane: round(
-            weights.get(lane, 1.0) * (1.0 if lane in boosted else boost) / (RRF_K + rank), 6
-        )
-        for lane, rank in fused.lane_ranks.items()
-    }
+    lanes = {lane: round(value, 6) for lane, value in fused.contributions.items()}
     index_score = scored.get("index_score")
     return Explanation(
         matched=matches(plain, fields, terms.keys()).as_dict(),
@@ -168,6 +156,6 @@ def explanation(
         term_scores=terms,
         label_boost=float(scored.get("label_boost", 1.0)),
         lanes=lanes,
-        reader_boost=boost,
+        reader_boost=visibility.context_boost(fields),
         score=fused.score,
     )

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memrepo.index.dates import entry_date_terms, parse_added, query_date_terms
+from memrepo.index.dates import MAX_QUERY_DATES, entry_date_terms, parse_added, query_date_terms
 
 TODAY = date(2024, 1, 15)
 
@@ -76,7 +76,15 @@ def test_relative_query_dates_need_a_today() -> None:
 
 
 def test_hostile_text_is_bounded_and_never_raises() -> None:
-    for text in ("9999-12-31 tomorrow", "0001-01-01 yesterday", "last " * 5000, "\x00" * 100):
-        entry_date_terms(text.split()[0], text)
-        query_date_terms(text, date.max)
-        query_date_terms(text, date.min)
+    # Repeats collapse to one set of terms; the query side keeps at most MAX_QUERY_DATES.
+    once = entry_date_terms("2023-12-30", "yesterday")
+    assert entry_date_terms("2023-12-30", "yesterday " * 5000) == once
+    assert entry_date_terms("9999-12-31", "tomorrow") == entry_date_terms("9999-12-31", "")
+    assert entry_date_terms("0001-01-01", "yesterday") == entry_date_terms("0001-01-01", "")
+    calendar = " ".join(f"{day} Dec 2023," for day in range(1, 32))  # 31 distinct days
+    assert len(query_date_terms(calendar, TODAY)) == MAX_QUERY_DATES
+    for text in ("last " * 5000, "\x00" * 100, "29 Dec 2023 " * 2000, "Dec " * 5000, calendar):
+        for today in (date.max, date.min, TODAY):
+            terms = query_date_terms(text, today)
+            assert len(terms) <= MAX_QUERY_DATES
+            assert all(isinstance(term, str) and term for term in terms)
