@@ -12,9 +12,16 @@ from typing import Any
 from memrepo.errors import InvalidArgument, ToolInputError
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
-from memrepo.tools.models import ForgetInput, RecallInput, RememberInput
+from memrepo.tools.models import (
+    ForgetInput,
+    ForgetOutput,
+    RecallInput,
+    RecallOutput,
+    RememberInput,
+    RememberOutput,
+)
 from memrepo.tools.swarm_note import SWARM_NOTE_TOOL
-from memrepo.tools.tool import Tool
+from memrepo.tools.tool import READ_ONLY, Tool, ToolHints
 
 MEMORY_RECALL = Tool(
     name=RECALL,
@@ -27,6 +34,9 @@ MEMORY_RECALL = Tool(
     ),
     input_model=RecallInput,
     handler=recall,
+    title="Search memory",
+    output_model=RecallOutput,
+    hints=READ_ONLY,
 )
 MEMORY_REMEMBER = Tool(
     name=REMEMBER,
@@ -39,6 +49,9 @@ MEMORY_REMEMBER = Tool(
     ),
     input_model=RememberInput,
     handler=remember,
+    title="Save a memory",
+    output_model=RememberOutput,
+    hints=ToolHints(),
 )
 MEMORY_FORGET = Tool(
     name=FORGET,
@@ -49,6 +62,9 @@ MEMORY_FORGET = Tool(
     ),
     input_model=ForgetInput,
     handler=forget,
+    title="Forget a memory",
+    output_model=ForgetOutput,
+    hints=ToolHints(destructive=True, idempotent=True),
 )
 
 #: The tools every registry starts with. swarm_note refuses a session without a task and

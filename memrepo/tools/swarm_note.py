@@ -16,7 +16,7 @@ from pydantic import Field
 from memrepo.errors import InvalidArgument, RoleRefused, ToolInputError
 from memrepo.models.swarm import SwarmKind
 from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, ToolInput, ToolOutput
-from memrepo.tools.tool import Tool, ToolEnv
+from memrepo.tools.tool import Tool, ToolEnv, ToolHints
 
 SWARM_NOTE = "swarm_note"
 MAX_SOURCES = 5
@@ -107,4 +107,7 @@ SWARM_NOTE_TOOL = Tool(
     ),
     input_model=SwarmNoteInput,
     handler=swarm_note,
+    title="Note for the swarm",
+    output_model=SwarmNoteOutput,
+    hints=ToolHints(),
 )

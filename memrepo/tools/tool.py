@@ -35,17 +35,58 @@ class ToolEnv:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolHints:
+    """What a host may assume about a tool before calling it (MCP tool annotations).
+
+    A host uses them to decide what needs the person's confirmation: a read-only tool can
+    run unasked, a destructive one should not. `open_world` is False for every memory
+    tool: they touch this memory repo only, never the internet.
+    """
+
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+
+    def as_annotations(self) -> dict[str, bool]:
+        """The hints under MCP's annotation names."""
+        return {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY = ToolHints(read_only=True, idempotent=True)
+"""The hints of a tool that only reads memory."""
+
+
+@dataclass(frozen=True, slots=True)
 class Tool(Generic[InputT]):
-    """One agent tool. `description` is for the model: say what it does and when to call."""
+    """One agent tool. `description` is for the model: say what it does and when to call.
+
+    `output_model` is what `handler` returns: its schema is the tool's published output
+    schema, so a host can check the structured result against it.
+    """
 
     name: str
     description: str
     input_model: type[InputT]
     handler: Callable[[ToolEnv, InputT], BaseModel]
+    title: str = ""
+    output_model: type[BaseModel] | None = None
+    hints: ToolHints = ToolHints()
 
     def parameters(self) -> dict[str, Any]:
         """The input's JSON schema, as function-calling APIs and MCP expect it."""
         return clean_schema(self.input_model.model_json_schema())
+
+    def output_schema(self) -> dict[str, Any] | None:
+        """The JSON schema of the result (`mode="serialization"`: what `run` returns)."""
+        if self.output_model is None:
+            return None
+        return clean_schema(self.output_model.model_json_schema(mode="serialization"))
 
     def validate(self, arguments: Mapping[str, Any]) -> InputT:
         """The arguments as the input model; ToolInputError (model-readable) otherwise."""
