@@ -19,6 +19,7 @@ from memrepo.cli import (
     confirm,
     context,
     dream,
+    edit,
     evals,
     folder,
     gitsetup,
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     folder.register(commands)
     items.register(commands)
     confirm.register(commands)
+    edit.register(commands)
     recall.register(commands)
     context.register(commands)
     evals.register(commands)

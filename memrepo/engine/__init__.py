@@ -6,6 +6,7 @@ area, one mixin module each, and `MemoryRepo` combines them:
 - `core`: `RepoCore`, the folder, the config and the services opened on first use (item
   writer, search index, swarms, context builder); every area subclasses it.
 - `writes`: remember, forget, undo, feedback (the write pipeline of DESIGN §3).
+- `edits_api`: edit an entry in place, move one to another file.
 - `items_api`: memory_items reads, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.
 - `swarm_api`, `transfer_api`, `dream_api`, `sync_api`, `health_api`, `reads`: one area
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore, RepoOptions
 from memrepo.engine.dream_api import DreamApi
+from memrepo.engine.edits_api import EditsApi
 from memrepo.engine.health_api import HealthApi
 from memrepo.engine.items_api import ItemsApi
 from memrepo.engine.reads import ReadsApi
@@ -33,6 +35,7 @@ __all__ = ["BY_VALUES", "ITEM_PREFIX", "MemoryRepo", "ReaderContext", "RepoCore"
 
 class MemoryRepo(
     WritesApi,
+    EditsApi,
     ItemsApi,
     RecallApi,
     SwarmApi,

@@ -197,6 +197,33 @@ class WhyReport(_Frozen):
     events: tuple[EntryEvent, ...] = ()
 
 
+class EditResult(_Frozen):
+    """What `edit` did to one entry. `ref` is the entry's ref now (a reworded entry
+    without a `subject` gets a new id); `changed` is False when the line already said
+    that (no commit)."""
+
+    ref: str
+    old_ref: str
+    path: str
+    text: str
+    changed: bool = False
+    commit: str | None = None
+    redacted: tuple[str, ...] = ()
+
+
+class MoveResult(_Frozen):
+    """What `move` did: the entry left `source` for `target` in one `commit`. `merged`
+    is True when `target` held the same entry already, so the line only left `source`."""
+
+    ref: str
+    old_ref: str
+    source: str
+    target: str
+    text: str
+    merged: bool = False
+    commit: str | None = None
+
+
 class ConfirmResult(_Frozen):
     """What `confirm` did: a person vouched for a memory the agent (or an import or a
     dream) wrote, so it may stand in every prompt (L0).
