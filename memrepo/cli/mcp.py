@@ -1,15 +1,26 @@
-"""`memrepo mcp`: serve the memory tools to an MCP host over stdio."""
+"""`memrepo mcp`: serve the memory tools to an MCP host over stdio, or over HTTP with
+`--http` for agents on other machines."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, open_repo
 
+if TYPE_CHECKING:
+    from memrepo.mcp.http import HttpSettings
+
 EXTRA_HINT = "memrepo mcp needs the MCP SDK: pip install 'memrepo[mcp]'"
+#: Mirrors memrepo.mcp.http, which cannot be imported before the SDK is known to be there.
+DEFAULT_PORT = 8765
+TOKEN_ENV = "MEMREPO_MCP_TOKEN"
+HTTP_ONLY = ("host", "port", "token_file", "allowed_host")
 
 
 def register(commands: Subparsers) -> None:
@@ -18,12 +29,16 @@ def register(commands: Subparsers) -> None:
         commands,
         "mcp",
         _mcp,
-        "Serve memory_recall, memory_remember and memory_forget (and MEMORY.md and the "
-        "workspace file as resources) to an MCP host over stdin/stdout.",
+        "Serve the memory tools (and MEMORY.md and the workspace file as resources) to an "
+        "MCP host: over stdin/stdout by default, over Streamable HTTP with --http. Off "
+        "loopback, --http requires a bearer token.",
         [
             "memrepo mcp",
             'memrepo --repo ~/agent-memory mcp --workspace "Web shop"',
             "memrepo mcp --task build-42 --untrusted",
+            "memrepo mcp --http --port 8765",
+            f"{TOKEN_ENV}=$(cat ~/.memrepo-token) memrepo mcp --http --host 0.0.0.0",
+            "memrepo mcp --http --host 10.0.0.5 --token-file ~/.memrepo-token",
         ],
         json_output=False,
     )
@@ -42,15 +57,55 @@ def register(commands: Subparsers) -> None:
         help="let the model forget any visible memory (default: only what this session "
         "inferred itself)",
     )
+    http = sub.add_argument_group("HTTP (--http)")
+    http.add_argument(
+        "--http",
+        action="store_true",
+        help="serve over Streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    )
+    http.add_argument(
+        "--host",
+        metavar="ADDR",
+        help="the address to listen on (default: 127.0.0.1); any other than loopback "
+        "needs a bearer token",
+    )
+    http.add_argument(
+        "--port",
+        metavar="N",
+        type=int,
+        help=f"the port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    http.add_argument(
+        "--token-file",
+        metavar="PATH",
+        type=Path,
+        help="a file holding the bearer token every request must send as "
+        f"'Authorization: Bearer <token>' (default: ${TOKEN_ENV}, if set)",
+    )
+    http.add_argument(
+        "--allowed-host",
+        metavar="NAME[:PORT]",
+        action="append",
+        default=[],
+        help="another Host header to accept, e.g. the name of a reverse proxy in front "
+        "(repeatable; the address served is always accepted)",
+    )
 
 
 def _mcp(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
         print(f"memrepo: {EXTRA_HINT}", file=sys.stderr)
         return 1
-    from memrepo.mcp.server import run
+    given = [f"--{name.replace('_', '-')}" for name in HTTP_ONLY if getattr(args, name)]
+    if given and not args.http:
+        print(f"memrepo: {', '.join(given)} only apply with --http", file=sys.stderr)
+        return 2
     from memrepo.tools import MemoryTools, ToolContext, allow_all, deny_all
 
+    # Refuse before opening the repo: a bad token or address is the likelier mistake.
+    settings = _http_settings(args) if args.http else None
+    if settings is not None:
+        settings.check()
     repo = open_repo(args)
     context = ToolContext(
         task_id=args.task or f"mcp-{uuid.uuid4().hex[:12]}",
@@ -58,5 +113,23 @@ def _mcp(args: argparse.Namespace) -> int:
         untrusted=args.untrusted,
     )
     tools = MemoryTools(repo, context, approval=allow_all if args.allow_forget else deny_all)
+    if settings is not None:
+        from memrepo.mcp.http import run_http
+
+        run_http(repo, tools, settings)
+        return 0
+    from memrepo.mcp.server import run
+
     run(repo, tools)
     return 0
+
+
+def _http_settings(args: argparse.Namespace) -> HttpSettings:
+    from memrepo.mcp.http import DEFAULT_HOST, HttpSettings, load_token
+
+    return HttpSettings(
+        host=args.host or DEFAULT_HOST,
+        port=DEFAULT_PORT if args.port is None else args.port,
+        token=load_token(args.token_file.expanduser() if args.token_file else None, os.environ),
+        extra_hosts=tuple(args.allowed_host),
+    )
