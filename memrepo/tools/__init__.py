@@ -7,7 +7,7 @@ server alike, so the schema a model sees is the one its call is validated agains
 
 from memrepo.tools.approval import ForgetApproval, ForgetRequest, allow_all, deny_all
 from memrepo.tools.context import Role, ToolContext
-from memrepo.tools.exporters import anthropic_tools, openai_tools
+from memrepo.tools.exporters import anthropic_tools, openai_responses_tools, openai_tools
 from memrepo.tools.intent import asks_to_remember
 from memrepo.tools.models import (
     ForgetInput,
@@ -58,5 +58,6 @@ __all__ = [
     "asks_to_remember",
     "default_registry",
     "deny_all",
+    "openai_responses_tools",
     "openai_tools",
 ]

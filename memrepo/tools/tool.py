@@ -8,6 +8,7 @@ raises ToolInputError before anything is read or written.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from memrepo.errors import ToolInputError
 from memrepo.tools.approval import ForgetApproval, deny_all
 from memrepo.tools.context import ToolContext
+from memrepo.tools.lenient import loosen
 from memrepo.tools.models import ToolInput
 
 if TYPE_CHECKING:
@@ -89,9 +91,14 @@ class Tool(Generic[InputT]):
         return clean_schema(self.output_model.model_json_schema(mode="serialization"))
 
     def validate(self, arguments: Mapping[str, Any]) -> InputT:
-        """The arguments as the input model; ToolInputError (model-readable) otherwise."""
+        """The arguments as the input model; ToolInputError (model-readable) otherwise.
+
+        `null` for an optional field and an integral float for an integer are read as
+        the model meant them first (`memrepo.tools.lenient`), so what a strict-mode
+        schema has a model send always validates.
+        """
         try:
-            return self.input_model.model_validate(dict(arguments))
+            return self.input_model.model_validate(loosen(self.input_model, arguments))
         except ValidationError as exc:
             raise ToolInputError(self.name, describe(exc)) from exc
 
@@ -103,14 +110,27 @@ class Tool(Generic[InputT]):
 
 def describe(exc: ValidationError) -> list[str]:
     """One line per problem, naming the field and what was wrong, without echoing long
-    input back (a model reads this and retries)."""
+    input back (a model reads this and retries). The input is looked at, never quoted,
+    except a float, which is short."""
     problems: list[str] = []
-    for error in exc.errors(include_url=False, include_input=False):
+    for error in exc.errors(include_url=False, include_context=False):
         where = ".".join(str(part) for part in error["loc"]) or "arguments"
-        if error["type"] == "extra_forbidden":
+        kind = error["type"]
+        given = error.get("input")
+        if kind == "extra_forbidden":
             problems.append(f"{where}: unknown field (remove it)")
-        elif error["type"] == "missing":
+        elif kind == "missing":
             problems.append(f"{where}: required field is missing")
+        elif given is None and error["loc"]:
+            # lenient already dropped the nulls of optional fields: this one is required
+            problems.append(f"{where}: must not be null (give a value)")
+        elif kind == "int_type" and type(given) is float:
+            exact = math.isfinite(given) and given.is_integer()  # then it is just too large
+            problems.append(
+                f"{where}: {given!r} is too large to be an exact whole number"
+                if exact
+                else f"{where}: must be a whole number, not {given!r}"
+            )
         else:
             problems.append(f"{where}: {error['msg']}")
     return problems
