@@ -1,0 +1,323 @@
+"""What MCP adds to a memory_recall: stdio and HTTP round trips against a direct call.
+
+Budgets (issue #17, "Measure"), on the corpus of bench_recall.py (10,000 entries by
+default), each figure the median over --rounds rounds:
+- stdio: the p50 of (a `memory_recall` through the SDK's stdio client and `memrepo mcp`,
+  minus a direct `MemoryTools.dispatch("memory_recall", ...)` of the same query in this
+  process) <= 3 ms;
+- HTTP: the same through the SDK's Streamable HTTP client and `memrepo mcp --http` on
+  127.0.0.1, bearer token on, <= 5 ms. Measured in both protocol eras: `modern` (the
+  2026 per-request era the SDK client picks by default) and `session` (the initialize
+  handshake and an Mcp-Session-Id, as today's hosts speak it); the budget holds for both;
+- 20 clients x 50 calls over HTTP at once (each its own session, all sessions open
+  together): 0 errors; throughput and p95 latency reported, beside the direct call's
+  sequential throughput for scale.
+
+Each query runs once per way per round, the ways in rotating order, so warm caches and
+machine noise favour none of them. The servers are processes of their own on the same
+repo and index, warmed up like the direct side before anything is timed.
+
+Usage: python benchmarks/bench_mcp.py [--entries 10000] [--calls 200] [--rounds 3]
+       [--clients 20] [--client-calls 50] [--seed 11] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+import httpx2
+from _common import GIT_ENV, Timing, percentile
+from bench_recall import build, corpus, queries
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from memrepo import MemoryRepo
+from memrepo.tools import MemoryTools, ToolContext
+
+BUDGET = {
+    "stdio_overhead_p50_ms": 3.0,
+    "http_overhead_p50_ms": 5.0,
+    "http_session_overhead_p50_ms": 5.0,
+    "concurrent_errors": 0,
+}
+PROJECT = Path(__file__).resolve().parent.parent
+TASK = "bench-mcp"
+TOKEN = "bench-mcp-token-0123456789abcdef"
+WARMUP = 10
+STARTUP_PATIENCE = 120.0
+TOOL = "memory_recall"
+
+Call = Callable[[str], Awaitable[Any]]
+
+
+def server_env() -> dict[str, str]:
+    env = dict(GIT_ENV)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT), env.get("PYTHONPATH")]))
+    env["MEMREPO_MCP_TOKEN"] = TOKEN
+    return env
+
+
+def memrepo(root: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "memrepo.cli", "--repo", str(root), "mcp", "--task", TASK, *args]
+
+
+# --- the servers --------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def http_server(root: Path, log: Path) -> AsyncIterator[str]:
+    """`memrepo mcp --http` on a free loopback port; its URL. Stopped with Ctrl-C (and
+    killed if that does not do) on the way out."""
+    with open(log, "w", encoding="utf-8") as sink:
+        process = subprocess.Popen(
+            memrepo(root, "--http", "--port", "0"),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=sink,
+            env=server_env(), cwd=PROJECT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + STARTUP_PATIENCE
+        while "serving http://" not in log.read_text(encoding="utf-8"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"memrepo mcp --http did not start:\n{log.read_text()}")
+            await anyio.sleep(0.05)
+        text = log.read_text(encoding="utf-8")
+        yield text.split("serving ", 1)[1].split()[0]
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+        try:
+            await anyio.to_thread.run_sync(lambda: process.wait(timeout=30))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@asynccontextmanager
+async def http_client(url: str, mode: Literal["auto", "legacy"]) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(120.0)) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode) as client,
+    ):
+        yield client
+
+
+def stdio_client(root: Path) -> Client:
+    params = StdioServerParameters(
+        command=sys.executable, args=memrepo(root)[1:], env=server_env(), cwd=str(PROJECT)
+    )
+    return Client(params)
+
+
+def via(client: Client) -> Call:
+    async def call(query: str) -> Any:
+        result = await client.call_tool(TOOL, {"query": query})
+        if result.is_error:
+            raise RuntimeError(f"{TOOL} failed: {result.content}")
+        return result.structured_content
+
+    return call
+
+
+# --- measurements -------------------------------------------------------------------------
+
+
+async def timed_call(call: Call, query: str) -> float:
+    started = time.perf_counter()
+    await call(query)
+    return time.perf_counter() - started
+
+
+def overhead(round_trips: list[float], direct: list[float]) -> dict[str, Any]:
+    """Per query: the round trip minus the direct call of the same query."""
+    extra = [mcp - bare for mcp, bare in zip(round_trips, direct, strict=True)]
+    return {"round_trip": asdict(Timing.of(round_trips)), "overhead": asdict(Timing.of(extra))}
+
+
+async def one_round(ways: dict[str, Call], qs: list[str]) -> dict[str, Any]:
+    series: dict[str, list[float]] = {name: [] for name in ways}
+    names = list(ways)
+    for n, query in enumerate(qs):
+        shift = n % len(names)
+        for name in names[shift:] + names[:shift]:
+            series[name].append(await timed_call(ways[name], query))
+    direct = series.pop("direct")
+    return {"direct": asdict(Timing.of(direct))} | {
+        name: overhead(values, direct) for name, values in series.items()
+    }
+
+
+async def concurrent(url: str, qs: list[str], clients: int, calls: int) -> dict[str, Any]:
+    """`clients` sessions opened first, then all calling at once, `calls` each."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    async with AsyncExitStack() as stack:
+        sessions = [
+            await stack.enter_async_context(http_client(url, "legacy")) for _ in range(clients)
+        ]
+
+        async def drive(k: int, session: Client) -> None:
+            call = via(session)
+            for j in range(calls):
+                query = qs[(k * calls + j) % len(qs)]
+                try:
+                    latencies.append(await timed_call(call, query))
+                except Exception as exc:  # counted, never hidden: the figure is the count
+                    errors.append(f"{type(exc).__name__}: {exc}")
+
+        started = time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for k, session in enumerate(sessions):
+                group.start_soon(drive, k, session)
+        wall = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "calls_per_client": calls,
+        "calls": len(latencies) + len(errors),
+        "errors": len(errors),
+        "first_errors": errors[:5],
+        "seconds": wall,
+        "calls_per_second": len(latencies) / wall if wall else 0.0,
+        "latency": asdict(Timing.of(latencies)) if latencies else None,
+    }
+
+
+async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path) -> Any:
+    repo = MemoryRepo.open(root)
+    tools = MemoryTools(repo, ToolContext(task_id=TASK))
+
+    async def direct(query: str) -> Any:
+        return tools.dispatch(TOOL, {"query": query})
+
+    try:
+        async with (
+            stdio_client(root) as stdio,
+            http_server(root, log) as url,
+            http_client(url, "auto") as modern,
+            http_client(url, "legacy") as session,
+        ):
+            ways = {
+                "direct": direct,
+                "stdio": via(stdio),
+                "http": via(modern),
+                "http_session": via(session),
+            }
+            for query in qs[:WARMUP]:
+                for call in ways.values():
+                    await call(query)
+            rounds = [await one_round(ways, qs) for _ in range(args.rounds)]
+            sequential = [await timed_call(direct, q) for q in qs]
+            load = await concurrent(url, qs, args.clients, args.client_calls)
+    finally:
+        repo.close()
+    return rounds, sequential, load
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    texts = corpus(args.entries, args.seed)
+    work = Path(tempfile.mkdtemp(prefix="memrepo-bench-mcp-"))
+    root = work / "repo"
+    build(root, texts)
+    with MemoryRepo.open(root) as repo:
+        repo.reindex()
+    qs = queries(texts, args.calls, args.seed)
+    log = work / "http-server.log"
+    rounds, sequential, load = anyio.run(measure, root, args, qs, log)
+    ways = ("stdio", "http", "http_session")
+    median = {
+        f"{way}_overhead_{q}_ms": statistics.median(r[way]["overhead"][f"{q}_ms"] for r in rounds)
+        for way in ways
+        for q in ("p50", "p95")
+    }
+    figures = {
+        "stdio_overhead_p50_ms": median["stdio_overhead_p50_ms"],
+        "http_overhead_p50_ms": median["http_overhead_p50_ms"],
+        "http_session_overhead_p50_ms": median["http_session_overhead_p50_ms"],
+        "concurrent_errors": load["errors"],
+    }
+    server_lines = log.read_text(encoding="utf-8").splitlines()
+    return {
+        "entries": args.entries,
+        "calls": args.calls,
+        "rounds": rounds,
+        "median": median,
+        "direct_calls_per_second": len(sequential) / sum(sequential),
+        "direct_p50_ms": percentile(sequential, 0.5) * 1000,
+        "concurrent": load,
+        "http_server_log": {
+            "lines": len(server_lines),
+            "tools_call_200": sum("tools/call memory_recall -> 200" in x for x in server_lines),
+            "stopped_cleanly": bool(server_lines) and server_lines[-1].endswith("stopped"),
+        },
+        "figures": figures,
+        "budget": BUDGET,
+        "within_budget": {key: value <= BUDGET[key] for key, value in figures.items()},
+    }
+
+
+def describe(result: dict[str, Any]) -> str:
+    med, load = result["median"], result["concurrent"]
+    lines = [
+        f"{result['entries']} entries, {result['calls']} calls per way per round, "
+        f"{len(result['rounds'])} rounds (medians of the rounds)",
+        "",
+        "| way | round trip p50 | round trip p95 | overhead p50 | overhead p95 |",
+        "|---|---|---|---|---|",
+    ]
+    direct_p50 = statistics.median(r["direct"]["p50_ms"] for r in result["rounds"])
+    direct_p95 = statistics.median(r["direct"]["p95_ms"] for r in result["rounds"])
+    lines.append(f"| direct dispatch | {direct_p50:.2f} ms | {direct_p95:.2f} ms | - | - |")
+    for way, label in (("stdio", "stdio"), ("http", "HTTP"), ("http_session", "HTTP session")):
+        p50 = statistics.median(r[way]["round_trip"]["p50_ms"] for r in result["rounds"])
+        p95 = statistics.median(r[way]["round_trip"]["p95_ms"] for r in result["rounds"])
+        lines.append(
+            f"| {label} | {p50:.2f} ms | {p95:.2f} ms | {med[f'{way}_overhead_p50_ms']:.2f} ms "
+            f"| {med[f'{way}_overhead_p95_ms']:.2f} ms |"
+        )
+    latency = load["latency"] or {"p50_ms": 0.0, "p95_ms": 0.0}
+    lines += [
+        "",
+        f"{load['clients']} clients x {load['calls_per_client']} calls over HTTP: "
+        f"{load['calls_per_second']:.0f} calls/s, p50 {latency['p50_ms']:.1f} ms, "
+        f"p95 {latency['p95_ms']:.1f} ms, {load['errors']} errors "
+        f"(direct calls one after another: {result['direct_calls_per_second']:.0f} calls/s)",
+        "",
+    ]
+    for key, value in result["figures"].items():
+        verdict = "ok" if result["within_budget"][key] else "OVER"
+        lines.append(f"{key}: {value:.2f} (budget {BUDGET[key]}) {verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--entries", type=int, default=10000)
+    parser.add_argument("--calls", type=int, default=200, help="queries per way per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--client-calls", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = run(args)
+    print(json.dumps(result, indent=2) if args.json else describe(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""benchmarks/bench_mcp.py runs at a tiny size and reports every figure with its budget,
+and every call it timed reached a real server (no timings are judged here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+Bench = Callable[..., Any]
+
+pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp]")
+
+FIGURES = {
+    "stdio_overhead_p50_ms",
+    "http_overhead_p50_ms",
+    "http_session_overhead_p50_ms",
+    "concurrent_errors",
+}
+WAYS = ("stdio", "http", "http_session")
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_bench_mcp_reports_every_figure(bench: Bench) -> None:
+    result = bench(
+        "bench_mcp.py", "--entries", "200", "--calls", "12", "--rounds", "2",
+        "--clients", "3", "--client-calls", "4", timeout=600,
+    )  # fmt: skip
+    assert set(result["figures"]) == set(result["within_budget"]) == set(result["budget"])
+    assert set(result["figures"]) == FIGURES
+    assert result["entries"] == 200
+    assert len(result["rounds"]) == 2
+    for one in result["rounds"]:
+        assert one["direct"]["n"] == 12
+        for way in WAYS:
+            assert one[way]["round_trip"]["n"] == one[way]["overhead"]["n"] == 12
+    assert set(result["median"]) == {f"{w}_overhead_{q}_ms" for w in WAYS for q in ("p50", "p95")}
+
+    load = result["concurrent"]
+    assert (load["clients"], load["calls_per_client"], load["calls"]) == (3, 4, 12)
+    assert load["errors"] == 0 and load["first_errors"] == []
+    assert load["latency"]["n"] == 12 and load["calls_per_second"] > 0
+    assert result["figures"]["concurrent_errors"] == 0
+
+    server = result["http_server_log"]
+    warmup = 10  # bench_mcp.WARMUP calls per way before the timed rounds
+    # Both HTTP ways' warm-up and rounds, then the concurrent clients: all answered.
+    assert server["tools_call_200"] == 2 * (warmup + 2 * 12) + 12
+    assert server["stopped_cleanly"] is True
