@@ -13,9 +13,11 @@ default), each figure the median over --rounds rounds:
   together): 0 errors; throughput and p95 latency reported, beside the direct call's
   sequential throughput for scale.
 
-Each query runs once per way per round, the ways in rotating order, so warm caches and
-machine noise favour none of them. The servers are processes of their own on the same
-repo and index, warmed up like the direct side before anything is timed.
+For where the overhead goes, not budgets: the same calls as hand-written JSON-RPC (stdio
+lines, 2026-era POSTs) without the SDK's client, and the HTTP server's own time per call
+from its log. Each query runs once per way per round, the ways in rotating order, so
+warm caches and machine noise favour none of them. The servers are processes of their own
+on the same repo and index, warmed up like the direct side before anything is timed.
 
 Usage: python benchmarks/bench_mcp.py [--entries 10000] [--calls 200] [--rounds 3]
        [--clients 20] [--client-calls 50] [--seed 11] [--json]
@@ -24,8 +26,10 @@ Usage: python benchmarks/bench_mcp.py [--entries 10000] [--calls 200] [--rounds 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -41,10 +45,12 @@ from typing import Any, Literal
 import anyio
 import httpx2
 from _common import GIT_ENV, Timing, percentile
+from anyio.streams.buffered import BufferedByteReceiveStream
 from bench_recall import build, corpus, queries
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from memrepo import MemoryRepo
 from memrepo.tools import MemoryTools, ToolContext
@@ -61,6 +67,15 @@ TOKEN = "bench-mcp-token-0123456789abcdef"
 WARMUP = 10
 STARTUP_PATIENCE = 120.0
 TOOL = "memory_recall"
+#: Every way measured against the direct call, with its label in the table.
+WAYS = {
+    "stdio": "stdio",
+    "http": "HTTP",
+    "http_session": "HTTP session",
+    "stdio_raw": "stdio, no SDK client",
+    "http_raw": "HTTP, no SDK client",
+}
+HTTP_WAYS = ("http", "http_session", "http_raw")
 
 Call = Callable[[str], Awaitable[Any]]
 
@@ -132,6 +147,87 @@ def via(client: Client) -> Call:
         return result.structured_content
 
     return call
+
+
+# Without the SDK's client: the same calls as JSON-RPC written by hand, to tell what the
+# server and the pipe cost from what the Python client adds (parsing into models,
+# validating the result against the tool's output schema).
+MODERN = MODERN_PROTOCOL_VERSIONS[-1]
+META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": {"name": "bench-mcp", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def _result(reply: dict[str, Any]) -> Any:
+    result = reply.get("result")
+    if not isinstance(result, dict) or result.get("isError"):
+        raise RuntimeError(f"{TOOL} failed: {reply}")
+    return result["structuredContent"]
+
+
+def _request(n: int, method: str, params: dict[str, Any]) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": n, "method": method, "params": params}).encode()
+
+
+@asynccontextmanager
+async def raw_http(url: str) -> AsyncIterator[Call]:
+    """tools/call POSTs of the 2026 era (no session), keep-alive, no SDK client."""
+    headers = {
+        "Authorization": f"Bearer {TOKEN}",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": TOOL,
+    }
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(120.0)) as http:
+
+        async def call(query: str) -> Any:
+            params = {"name": TOOL, "arguments": {"query": query}, "_meta": META}
+            response = await http.post(url, content=_request(1, "tools/call", params))
+            return _result(response.json())
+
+        yield call
+
+
+@asynccontextmanager
+async def raw_stdio(root: Path) -> AsyncIterator[Call]:
+    """`memrepo mcp` with JSON-RPC lines written to its stdin by hand: the handshake,
+    then tools/call, one at a time."""
+    process = await anyio.open_process(
+        memrepo(root), env=server_env(), cwd=PROJECT, stderr=subprocess.DEVNULL
+    )
+    assert process.stdin is not None and process.stdout is not None
+    stdin, lines = process.stdin, BufferedByteReceiveStream(process.stdout)
+    ids = itertools.count(1)
+
+    async def rpc(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        n = next(ids)
+        await stdin.send(_request(n, method, params) + b"\n")
+        while True:  # skip notifications; answers come in order, one call at a time
+            reply: dict[str, Any] = json.loads(await lines.receive_until(b"\n", 64 * 2**20))
+            if reply.get("id") == n:
+                return reply
+
+    try:
+        client = {"name": "bench-mcp", "version": "1"}
+        opening = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}
+        await rpc("initialize", opening)
+        await stdin.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+
+        async def call(query: str) -> Any:
+            return _result(await rpc("tools/call", {"name": TOOL, "arguments": {"query": query}}))
+
+        yield call
+    finally:
+        await stdin.aclose()  # end of input: the server exits
+        with anyio.move_on_after(30):
+            await process.wait()
+        if process.returncode is None:
+            process.kill()
+        await process.aclose()
 
 
 # --- measurements -------------------------------------------------------------------------
@@ -210,12 +306,16 @@ async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path
             http_server(root, log) as url,
             http_client(url, "auto") as modern,
             http_client(url, "legacy") as session,
+            raw_stdio(root) as stdio_raw,
+            raw_http(url) as http_raw,
         ):
             ways = {
                 "direct": direct,
                 "stdio": via(stdio),
                 "http": via(modern),
                 "http_session": via(session),
+                "stdio_raw": stdio_raw,
+                "http_raw": http_raw,
             }
             for query in qs[:WARMUP]:
                 for call in ways.values():
@@ -228,7 +328,28 @@ async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path
     return rounds, sequential, load
 
 
+def server_side(lines: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """What the HTTP server itself spent on the timed calls, from its own log (request in
+    to response out, the recall included): the rest of a round trip is the client and
+    the loopback."""
+    spent = [
+        float(match.group(1))
+        for line in lines
+        if (match := re.search(r"tools/call memory_recall -> 200 in ([\d.]+) ms", line))
+    ]
+    ways = len(HTTP_WAYS)
+    timed_calls = spent[ways * WARMUP : ways * (WARMUP + args.rounds * args.calls)]
+    return {
+        "lines": len(lines),
+        "tools_call_200": len(spent),
+        "timed_calls": len(timed_calls),
+        "timed_p50_ms": statistics.median(timed_calls) if timed_calls else None,
+        "stopped_cleanly": bool(lines) and lines[-1].endswith("stopped"),
+    }
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    load_before = os.getloadavg()
     texts = corpus(args.entries, args.seed)
     work = Path(tempfile.mkdtemp(prefix="memrepo-bench-mcp-"))
     root = work / "repo"
@@ -238,10 +359,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     qs = queries(texts, args.calls, args.seed)
     log = work / "http-server.log"
     rounds, sequential, load = anyio.run(measure, root, args, qs, log)
-    ways = ("stdio", "http", "http_session")
     median = {
         f"{way}_overhead_{q}_ms": statistics.median(r[way]["overhead"][f"{q}_ms"] for r in rounds)
-        for way in ways
+        for way in WAYS
         for q in ("p50", "p95")
     }
     figures = {
@@ -259,11 +379,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "direct_calls_per_second": len(sequential) / sum(sequential),
         "direct_p50_ms": percentile(sequential, 0.5) * 1000,
         "concurrent": load,
-        "http_server_log": {
-            "lines": len(server_lines),
-            "tools_call_200": sum("tools/call memory_recall -> 200" in x for x in server_lines),
-            "stopped_cleanly": bool(server_lines) and server_lines[-1].endswith("stopped"),
-        },
+        "http_server_log": server_side(server_lines, args),
+        # Other work on the machine delays every process wake-up a round trip needs.
+        "load_average": {"before": load_before[0], "after": os.getloadavg()[0]},
         "figures": figures,
         "budget": BUDGET,
         "within_budget": {key: value <= BUDGET[key] for key, value in figures.items()},
@@ -282,7 +400,7 @@ def describe(result: dict[str, Any]) -> str:
     direct_p50 = statistics.median(r["direct"]["p50_ms"] for r in result["rounds"])
     direct_p95 = statistics.median(r["direct"]["p95_ms"] for r in result["rounds"])
     lines.append(f"| direct dispatch | {direct_p50:.2f} ms | {direct_p95:.2f} ms | - | - |")
-    for way, label in (("stdio", "stdio"), ("http", "HTTP"), ("http_session", "HTTP session")):
+    for way, label in WAYS.items():
         p50 = statistics.median(r[way]["round_trip"]["p50_ms"] for r in result["rounds"])
         p95 = statistics.median(r[way]["round_trip"]["p95_ms"] for r in result["rounds"])
         lines.append(
@@ -290,6 +408,13 @@ def describe(result: dict[str, Any]) -> str:
             f"| {med[f'{way}_overhead_p95_ms']:.2f} ms |"
         )
     latency = load["latency"] or {"p50_ms": 0.0, "p95_ms": 0.0}
+    server, machine = result["http_server_log"], result["load_average"]
+    if server["timed_p50_ms"] is not None:
+        lines.append(
+            f"HTTP server side (its own log, recall included): p50 {server['timed_p50_ms']:.2f} ms"
+            f" against {direct_p50:.2f} ms direct"
+        )
+    lines.append(f"load average: {machine['before']:.2f} before, {machine['after']:.2f} after")
     lines += [
         "",
         f"{load['clients']} clients x {load['calls_per_client']} calls over HTTP: "

@@ -18,7 +18,7 @@ FIGURES = {
     "http_session_overhead_p50_ms",
     "concurrent_errors",
 }
-WAYS = ("stdio", "http", "http_session")
+WAYS = ("stdio", "http", "http_session", "stdio_raw", "http_raw")
 
 
 @pytest.mark.slow
@@ -46,6 +46,8 @@ def test_bench_mcp_reports_every_figure(bench: Bench) -> None:
 
     server = result["http_server_log"]
     warmup = 10  # bench_mcp.WARMUP calls per way before the timed rounds
-    # Both HTTP ways' warm-up and rounds, then the concurrent clients: all answered.
-    assert server["tools_call_200"] == 2 * (warmup + 2 * 12) + 12
+    # The three HTTP ways' warm-up and rounds, then the concurrent clients: all answered.
+    assert server["tools_call_200"] == 3 * (warmup + 2 * 12) + 12
+    assert server["timed_calls"] == 3 * 2 * 12 and server["timed_p50_ms"] > 0
+    assert set(result["load_average"]) == {"before", "after"}
     assert server["stopped_cleanly"] is True

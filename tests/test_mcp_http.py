@@ -250,7 +250,7 @@ OPENING = json.dumps(
 def test_requests_without_the_right_token_host_or_origin_are_refused(
     serve: Serve, root: Path
 ) -> None:
-    served = serve(root, MEMREPO_MCP_TOKEN=TOKEN)
+    served = serve(root, "--allowed-host", "memory.example", MEMREPO_MCP_TOKEN=TOKEN)
     good = {"Authorization": f"Bearer {TOKEN}"}
 
     def status(headers: dict[str, str]) -> int:
@@ -271,6 +271,8 @@ def test_requests_without_the_right_token_host_or_origin_are_refused(
     # What is allowed still gets through, on the same server.
     assert status(good | {"Host": f"localhost:{served.port}"}) == 200
     assert status(good | {"Origin": f"http://127.0.0.1:{served.port}"}) == 200
+    # The name a TLS proxy in front forwards, as --allowed-host named it.
+    assert status(good | {"Host": "memory.example", "Origin": "https://memory.example"}) == 200
     assert status(good) == 200
 
     log = served.log()
@@ -344,6 +346,37 @@ def test_an_oversized_body_is_refused_and_the_server_keeps_serving(
 
     assert post(served.url, {"Authorization": f"Bearer {TOKEN}"}, OPENING).status_code == 200
     assert served.log().count("refused (request body too large) -> 413") == 3
+
+
+@pytest.mark.parametrize(
+    ("body", "logged"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "memory_recall",'
+         b' "arguments": {"query": "the secret plan"}}}', "tools/call memory_recall"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x\\nforged"}}',
+         "tools/call ?"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "the secret plan"}', "?"),
+        (b'{"jsonrpc": "2.0", "id": 1, "result": {}}', "response"),
+        (b"[" * 100_000, "?"),
+        (b"not json", "?"),
+    ],
+)  # fmt: skip
+def test_the_log_names_what_was_called_and_nothing_a_client_wrote(body: bytes, logged: str) -> None:
+    assert mcp_http.describe(body) == logged
+
+
+def test_which_hosts_are_accepted() -> None:
+    assert mcp_http.is_loopback("127.0.0.1") and mcp_http.is_loopback("::1")
+    assert mcp_http.is_loopback("localhost")
+    assert not mcp_http.is_loopback("0.0.0.0") and not mcp_http.is_loopback("10.0.0.5")
+    assert not mcp_http.is_loopback("memory.example")
+    assert mcp_http.allowed_hosts("127.0.0.1", 8765) == [
+        "127.0.0.1:8765", "localhost:8765", "[::1]:8765",
+    ]  # fmt: skip
+    assert mcp_http.allowed_hosts("10.0.0.5", 8765) == ["10.0.0.5:8765"]
+    everywhere = mcp_http.allowed_hosts("0.0.0.0", 8765, ("memory.example",))
+    assert "localhost:8765" in everywhere and "memory.example" in everywhere
+    assert "0.0.0.0:8765" not in everywhere
 
 
 # --- refusing to start ----------------------------------------------------------------------

@@ -116,7 +116,10 @@ def _mcp(args: argparse.Namespace) -> int:
     if settings is not None:
         from memrepo.mcp.http import run_http
 
-        run_http(repo, tools, settings)
+        try:
+            run_http(repo, tools, settings)
+        except KeyboardInterrupt:  # Ctrl-C before the server took over the signal
+            return 130
         return 0
     from memrepo.mcp.server import run
 
