@@ -105,6 +105,7 @@ if TYPE_CHECKING:
         MemoryTools,
         ToolContext,
         anthropic_tools,
+        openai_responses_tools,
         openai_tools,
     )
 
@@ -138,6 +139,7 @@ _LAZY = {
     "TaskRegistry": "memrepo.swarm",
     "ToolContext": "memrepo.tools",
     "anthropic_tools": "memrepo.tools",
+    "openai_responses_tools": "memrepo.tools",
     "openai_tools": "memrepo.tools",
     "resolve_memory_injection": "memrepo.recall.gate",
 }
@@ -242,6 +244,7 @@ __all__ = [
     "WriteResult",
     "__version__",
     "anthropic_tools",
+    "openai_responses_tools",
     "openai_tools",
     "resolve_memory_injection",
 ]

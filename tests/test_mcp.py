@@ -107,7 +107,11 @@ def test_round_trip_over_stdio(tmp_path: Path) -> None:
     assert "memory_recall: invalid arguments" in seen["bad"].content[0].text
     assert "bogus: unknown field" in seen["bad"].content[0].text
 
-    assert seen["resources"] == ["memrepo://MEMORY.md", "memrepo://workspace/web-shop"]
+    assert seen["resources"] == [
+        "memrepo://MEMORY.md",
+        "memrepo://context/chat",
+        "memrepo://workspace/web-shop",
+    ]
     assert "Prefers tea over coffee" in seen["memory_md"]
     assert "Deploys go through staging" not in seen["workspace_md"]
 

@@ -24,7 +24,7 @@ from memrepo.folder.repo import ENTRY_POINT, EntryWrite
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
-from memrepo.models import ForgetResult, LintFixResult, UndoResult, WriteResult
+from memrepo.models import CommitInfo, ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.items import ItemWriteResult, candidate
 from memrepo.models.sync import TEAM_REF_PREFIX
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
@@ -217,6 +217,11 @@ class WritesApi(RepoCore):
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""
         return self.folder.undo(commit, by=by)
+
+    def undo_target(self, commit: str | None = None) -> CommitInfo:
+        """What `undo(commit)` would reverse (default: the newest memrepo write), with
+        the paths it changed, without reversing anything."""
+        return self.folder.undo_target(commit)
 
     def lint_fix(self) -> LintFixResult:
         """Fix what `lint` finds and a machine can fix (entries appended below MEMORY.md's

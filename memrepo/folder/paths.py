@@ -137,3 +137,12 @@ def resolve_link(target: str) -> str:
     pass resolves the same few hundred targets several times."""
     target = target.strip().lstrip("/")
     return target if "." in PurePosixPath(target).name else target + ".md"
+
+
+def workspace_of(path: str) -> str:
+    """The workspace slug a file belongs to (`workspaces/<slug>.md`), "" for global files:
+    what decides who may see its entries (recall's visibility, the tools' reads)."""
+    parts = PurePosixPath(path).parts
+    if len(parts) == 2 and parts[0] == "workspaces" and parts[1].endswith(".md"):
+        return parts[1][:-3]
+    return ""

@@ -315,6 +315,19 @@ class MemoryFolder:
                 entries_restored=plans[0].entries_restored,
             )
 
+    def undo_target(self, commit: str | None = None) -> CommitInfo:
+        """The commit `undo(commit)` would reverse, with the paths it changed, without
+        reversing it: what a host shows before it asks its user."""
+        head = self.store.main_commit()
+        if commit:
+            target = self._resolve_commit(commit)
+        elif head is not None:
+            target = default_target(self.repo, head)
+        else:
+            raise EntryNotFound("HEAD", "nothing to undo")
+        parent_tree = target.parents[0].tree if target.parents else None
+        return commit_info(target, tuple(changed_paths(self.repo, parent_tree, target.tree)))
+
     def _resolve_commit(self, spec: str) -> pygit2.Commit:
         try:
             obj = self.repo.revparse_single(spec)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from memrepo.errors import FormatError, StoreError
+from memrepo.folder.paths import workspace_of
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder, make_ref
 from memrepo.formats import parse
 from memrepo.index import IndexDoc, IndexStore
@@ -53,7 +53,7 @@ def entry_docs(
         doc = parse(data, path)
     except FormatError:
         return []  # lint and health report it; the other files stay searchable
-    workspace = _workspace_of(path)
+    workspace = workspace_of(path)
     contexts = entry_contexts(doc)
     docs: dict[str, IndexDoc] = {}
     for entry in doc.entries:
@@ -126,13 +126,6 @@ def _contact_name(ref: str | None) -> str:
     about that person says, so it labels the contact's items."""
     name = (ref or "").partition(":")[2] or (ref or "")
     return name.partition("@")[0]
-
-
-def _workspace_of(path: str) -> str:
-    parts = PurePosixPath(path).parts
-    if len(parts) == 2 and parts[0] == "workspaces" and parts[1].endswith(".md"):
-        return parts[1][:-3]
-    return ""
 
 
 def _indexed(path: str) -> bool:

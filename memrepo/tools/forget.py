@@ -4,10 +4,11 @@ The one exception to asking is a memory this task inferred itself and nobody els
 for an item, source `inferred`, this task's id, never reinforced, no other record merged
 into it, no earlier revision replaced by it; for a folder entry, `by: agent` and every
 commit that added or changed it made by this task (`Memrepo-By: agent`, `Memrepo-Task:
-<this task>`), and nobody else stated it again since (a repeat makes no commit, DESIGN
-§3 step 4, so `folder.reinforcements` keeps that record locally). Anything else,
-including everything a person wrote, needs approval. A ref the task cannot see is "not found", so a
-model cannot probe or delete memories outside its view.
+<this task>`, origin remember, edit or move), and nobody else stated it again since (a
+repeat makes no commit, DESIGN §3 step 4, so `folder.reinforcements` keeps that record
+locally). Anything else, including everything a person wrote, needs approval. A ref the
+task cannot see is "not found", so a model cannot probe or delete memories outside its
+view.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from memrepo.folder.reinforcements import party, repeated_by
 from memrepo.folder.repo import parse_ref
 from memrepo.models import RecallHit
 from memrepo.models.items import ITEM_REF_PREFIX
-from memrepo.tools.approval import ForgetRequest
+from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import ForgetInput, ForgetOutput
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from memrepo.tools.tool import ToolEnv
 
 FORGET = "memory_forget"
+OWN_ORIGINS = frozenset({"remember", "edit", "move"})
+"""The commits that keep an entry the task's own: its writes, rewordings and moves."""
 FOLDER_PREFIX = "folder:"
 
 
@@ -44,8 +47,8 @@ def forget(env: ToolEnv, args: ForgetInput) -> ForgetOutput:
     if not hits:
         raise EntryNotFound(ref, "no memory with this ref is visible to this task")
     hit = hits[0]
-    own = _own_inference(env, hit)
-    if not own and not env.approval(_request(env, hit)):
+    own = own_inference(env, hit)
+    if not own and not env.approval(approval_request(env, hit)):
         raise ApprovalDenied(ref, "the user did not approve")
     result = env.repo.forget(ref, by="agent" if own else "user", task_id=env.context.task_id)
     return ForgetOutput(
@@ -58,7 +61,10 @@ def forget(env: ToolEnv, args: ForgetInput) -> ForgetOutput:
     )
 
 
-def _request(env: ToolEnv, hit: RecallHit) -> ForgetRequest:
+def approval_request(
+    env: ToolEnv, hit: RecallHit, action: ApprovalAction = "forget", change: str | None = None
+) -> ForgetRequest:
+    """What the host shows its user before `action` changes the memory `hit`."""
     return ForgetRequest(
         ref=hit.ref,
         text=hit.content or hit.text,
@@ -68,10 +74,14 @@ def _request(env: ToolEnv, hit: RecallHit) -> ForgetRequest:
         trust=hit.provenance.trust,
         added=hit.provenance.added,
         task_id=env.context.task_id,
+        action=action,
+        change=change,
     )
 
 
-def _own_inference(env: ToolEnv, hit: RecallHit) -> bool:
+def own_inference(env: ToolEnv, hit: RecallHit) -> bool:
+    """Whether `hit` is this task's own inference that nobody else touched (see the
+    module docstring): the one kind of memory a tool may change without asking."""
     task = env.context.task_id
     if not task:
         return False
@@ -94,5 +104,5 @@ def _own_inference(env: ToolEnv, hit: RecallHit) -> bool:
         return False
     commits = entry_commits(env.repo.folder, path, entry_id)
     return bool(commits) and all(
-        c.by == "agent" and c.task == task and c.origin == "remember" for c in commits
+        c.by == "agent" and c.task == task and c.origin in OWN_ORIGINS for c in commits
     )

@@ -1,7 +1,9 @@
 """The set of tools a host exposes, built once from the tool definitions.
 
-`default_registry()` holds the memory tools; a later tool (swarm_note) joins with
-`register`, in `BUILTIN_TOOLS` for everyone or on one host's registry for that host.
+`default_registry()` holds the memory tools: recall, remember and forget here; reading
+and listing (`files`), correcting (`changes`), history (`history`), status and dream
+reviews (`review`) and swarm_note in their modules. A host's own tool joins with
+`register` on its registry; one registry feeds MCP and every function-calling export.
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from memrepo.errors import InvalidArgument, ToolInputError
+from memrepo.tools.changes import EDIT_TOOL, MOVE_TOOL, UNDO_TOOL
+from memrepo.tools.files import LIST_TOOL, READ_TOOL
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
+from memrepo.tools.history import RECENT_TOOL, WHY_TOOL
 from memrepo.tools.models import (
     ForgetInput,
     ForgetOutput,
@@ -20,6 +25,7 @@ from memrepo.tools.models import (
     RememberInput,
     RememberOutput,
 )
+from memrepo.tools.review import REVIEW_TOOL, REVIEWS_TOOL, STATUS_TOOL
 from memrepo.tools.swarm_note import SWARM_NOTE_TOOL
 from memrepo.tools.tool import READ_ONLY, Tool, ToolHints
 
@@ -67,12 +73,24 @@ MEMORY_FORGET = Tool(
     hints=ToolHints(destructive=True, idempotent=True),
 )
 
-#: The tools every registry starts with. swarm_note refuses a session without a task and
-#: a verifier role with a message the model can read, so offering it always is safe.
+#: The tools every registry starts with, in the order a model sees them. swarm_note
+#: refuses a session without a task and a verifier role with a message the model can
+#: read, and every changing tool asks the host's approval for what is not the task's
+#: own, so offering them always is safe.
 BUILTIN_TOOLS: tuple[Tool[Any], ...] = (
     MEMORY_RECALL,
     MEMORY_REMEMBER,
     MEMORY_FORGET,
+    READ_TOOL,
+    LIST_TOOL,
+    EDIT_TOOL,
+    MOVE_TOOL,
+    RECENT_TOOL,
+    WHY_TOOL,
+    UNDO_TOOL,
+    STATUS_TOOL,
+    REVIEWS_TOOL,
+    REVIEW_TOOL,
     SWARM_NOTE_TOOL,
 )
 

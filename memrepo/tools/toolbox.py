@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memrepo.errors import ToolInputError
 from memrepo.tools.approval import ForgetApproval, deny_all
 from memrepo.tools.context import ToolContext
-from memrepo.tools.exporters import anthropic_tools, openai_tools
+from memrepo.tools.exporters import Strict, anthropic_tools, openai_responses_tools, openai_tools
 from memrepo.tools.registry import ToolRegistry, default_registry
 from memrepo.tools.tool import ToolEnv
 
@@ -42,13 +42,17 @@ class MemoryTools:
         self.approval = approval
         self.registry = registry if registry is not None else default_registry()
 
-    def openai_tools(self) -> list[dict[str, Any]]:
-        """This registry's tools in the OpenAI function-calling shape."""
-        return openai_tools(self.registry)
+    def openai_tools(self, *, strict: Strict = False) -> list[dict[str, Any]]:
+        """This registry's tools in the OpenAI Chat Completions function-calling shape."""
+        return openai_tools(self.registry, strict=strict)
 
-    def anthropic_tools(self) -> list[dict[str, Any]]:
+    def openai_responses_tools(self, *, strict: Strict = False) -> list[dict[str, Any]]:
+        """This registry's tools in the OpenAI Responses API shape."""
+        return openai_responses_tools(self.registry, strict=strict)
+
+    def anthropic_tools(self, *, strict: Strict = False) -> list[dict[str, Any]]:
         """This registry's tools in the Anthropic tool-use shape."""
-        return anthropic_tools(self.registry)
+        return anthropic_tools(self.registry, strict=strict)
 
     def dispatch(
         self, name: str, arguments: str | bytes | Mapping[str, Any] | None = None
@@ -80,6 +84,8 @@ def parse_arguments(
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ToolInputError(tool, [f"arguments are not valid JSON ({exc.msg})"]) from exc
+    except (ValueError, RecursionError) as exc:  # an integer of 5,000 digits, deep nesting
+        raise ToolInputError(tool, ["arguments are not valid JSON (a value is too large)"]) from exc
     if not isinstance(parsed, dict):
         raise ToolInputError(tool, ["arguments must be a JSON object"])
     return parsed

@@ -24,7 +24,22 @@ from memrepo.tools import (
     openai_tools,
 )
 
-NAMES = ["memory_recall", "memory_remember", "memory_forget", "swarm_note"]
+NAMES = [
+    "memory_recall",
+    "memory_remember",
+    "memory_forget",
+    "memory_read",
+    "memory_list",
+    "memory_edit",
+    "memory_move",
+    "memory_recent",
+    "memory_why",
+    "memory_undo",
+    "memory_status",
+    "memory_reviews",
+    "memory_review",
+    "swarm_note",
+]
 
 
 def test_both_shapes_come_from_the_same_models() -> None:

@@ -1,0 +1,314 @@
+"""The whole MCP surface with the official SDK client, in process against a real repo:
+every tool's schemas, hints and structured results (the client checks each result
+against the tool's output schema), resources, templates, the routing prompt, approval
+for what the session does not own, and what the session may not see."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp]")
+
+import anyio
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+import memrepo
+from memrepo import MemoryRepo
+from memrepo.mcp.server import build_server
+from memrepo.tools import MemoryTools, ToolContext, allow_all, deny_all
+from memrepo.tools.approval import ForgetRequest
+from memrepo.tools.registry import MEMORY_RECALL, MEMORY_REMEMBER, ToolRegistry
+
+pytestmark = pytest.mark.integration
+
+TASK = "surface-task"
+READ_ONLY = {
+    "memory_recall",
+    "memory_read",
+    "memory_list",
+    "memory_recent",
+    "memory_why",
+    "memory_status",
+    "memory_reviews",
+}
+
+
+@asynccontextmanager
+async def connected(tools: MemoryTools) -> AsyncIterator[Client]:
+    async with Client(build_server(tools)) as client:
+        yield client
+
+
+def ok(result: Any) -> dict[str, Any]:
+    assert result.is_error is False, result.content
+    data: dict[str, Any] = result.structured_content
+    return data
+
+
+def error_line(result: Any) -> str:
+    assert result.is_error is True
+    (content,) = result.content
+    assert "\n" not in content.text.strip() or content.text.count("\n") < 6
+    text: str = content.text
+    return text
+
+
+def text_of(result: Any) -> str:
+    (content,) = result.contents
+    text: str = content.text
+    return text
+
+
+def tools_for(
+    repo: MemoryRepo, *, approval: Any = deny_all, workspace: str | None = "Web shop"
+) -> MemoryTools:
+    return MemoryTools(repo, ToolContext(task_id=TASK, workspace=workspace), approval=approval)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> MemoryRepo:
+    repo = MemoryRepo.init(tmp_path / "mem")
+    repo.remember("The user prefers tea over coffee", by="user")
+    repo.remember("Clinic invoices go out on Mondays", workspace="Clinic", by="user")
+    return repo
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def test_every_tool_has_a_title_hints_and_an_output_schema(repo: MemoryRepo) -> None:
+    async def go() -> tuple[Any, Any]:
+        async with connected(tools_for(repo)) as client:
+            return client.server_info, await client.list_tools()
+
+    info, listed = anyio.run(go)
+    assert info.name == "memrepo" and info.version == memrepo.__version__
+    assert len(listed.tools) == 14
+    for tool in listed.tools:
+        assert tool.title and tool.description and tool.output_schema, tool.name
+        assert tool.output_schema["type"] == "object"
+        hints = tool.annotations
+        assert hints.read_only_hint == (tool.name in READ_ONLY), tool.name
+        assert hints.open_world_hint is False
+    destructive = {t.name for t in listed.tools if t.annotations.destructive_hint}
+    assert {"memory_forget", "memory_edit", "memory_undo", "memory_review"} <= destructive
+
+
+def test_read_and_list_see_only_this_sessions_files(repo: MemoryRepo) -> None:
+    async def go() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(tools_for(repo)) as client:
+            await client.call_tool("memory_remember", {"text": "Deploys go through staging first"})
+            seen["files"] = ok(await client.call_tool("memory_list", {}))
+            seen["entries"] = ok(await client.call_tool("memory_list", {"path": "MEMORY.md"}))
+            seen["file"] = ok(await client.call_tool("memory_read", {"path": "MEMORY.md"}))
+            ref = seen["entries"]["entries"][0]["ref"]
+            seen["one"] = ok(await client.call_tool("memory_read", {"ref": ref}))
+            for hidden in (
+                "workspaces/clinic.md",
+                "swarms/x/notes.md",
+                "../outside.md",
+                ".git/config",
+            ):
+                seen[hidden] = await client.call_tool("memory_read", {"path": hidden})
+            seen["both"] = await client.call_tool("memory_read", {"path": "MEMORY.md", "ref": ref})
+            seen["page"] = ok(await client.call_tool("memory_list", {"limit": 1, "offset": 1}))
+        return seen
+
+    seen = anyio.run(go)
+    paths = [f["path"] for f in seen["files"]["files"]]
+    assert paths == ["MEMORY.md", "workspaces/web-shop.md"]  # the clinic's file is hidden
+    assert seen["entries"]["entries"][0]["text"] == "The user prefers tea over coffee"
+    assert "The user prefers tea over coffee" in seen["file"]["text"]
+    assert seen["one"]["memory"]["text"] == "The user prefers tea over coffee"
+    for hidden in ("workspaces/clinic.md", "swarms/x/notes.md"):
+        assert "not visible" in error_line(seen[hidden]) or "no such" in error_line(seen[hidden])
+    assert "leave the memory root" in error_line(seen["../outside.md"])
+    assert "git" in error_line(seen[".git/config"])
+    assert "exactly one" in error_line(seen["both"])
+    assert seen["page"]["total"] == 2 and [f["path"] for f in seen["page"]["files"]] == [
+        "workspaces/web-shop.md"
+    ]
+
+
+def test_the_sessions_own_memory_changes_at_once_and_is_undoable(repo: MemoryRepo) -> None:
+    async def go() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(tools_for(repo)) as client:
+            ref = ok(
+                await client.call_tool(
+                    "memory_remember", {"text": "Deploys go through staging first"}
+                )
+            )["ref"]
+            seen["edit"] = ok(
+                await client.call_tool(
+                    "memory_edit",
+                    {"ref": ref, "text": "Deploys go through staging, then a canary",
+                     "metadata": [{"key": "kind", "value": "rule"}]},
+                )
+            )  # fmt: skip
+            seen["move"] = ok(
+                await client.call_tool(
+                    "memory_move", {"ref": seen["edit"]["ref"], "file": "topics/deploys"}
+                )
+            )
+            seen["recent"] = ok(await client.call_tool("memory_recent", {"limit": 3}))
+            seen["why"] = ok(await client.call_tool("memory_why", {"ref": seen["move"]["ref"]}))
+            seen["undo"] = ok(await client.call_tool("memory_undo", {}))
+        return seen
+
+    seen = anyio.run(go)
+    assert seen["edit"]["approval"] == "own_inference" and seen["edit"]["changed"] is True
+    assert seen["move"]["target"] == "topics/deploys.md"
+    kinds = [(c["origin"], c["by"], c["task"]) for c in seen["recent"]["changes"]]
+    assert kinds == [("move", "agent", TASK), ("edit", "agent", TASK), ("remember", "agent", TASK)]
+    assert [e["action"] for e in seen["why"]["events"]][-1] == "moved"
+    assert seen["undo"]["approval"] == "own_inference"
+    assert (
+        "Deploys go through staging, then a canary"
+        in (repo.root / "workspaces/web-shop.md").read_text()
+    )
+    line = next(
+        line
+        for line in (repo.root / "workspaces/web-shop.md").read_text().splitlines()
+        if "canary" in line
+    )
+    assert "by: agent" in line and "kind: rule" in line
+    assert git(repo.root, "status", "--porcelain") == ""
+
+
+def test_what_the_session_does_not_own_asks_the_user(repo: MemoryRepo) -> None:
+    asked: list[ForgetRequest] = []
+
+    def record_and_deny(request: ForgetRequest) -> bool:
+        asked.append(request)
+        return False
+
+    user_ref = repo.entries("MEMORY.md")[0].ref
+    person_commit = next(c.id for c in repo.log() if c.summary.startswith("Remember: The user"))
+    clinic_commit = repo.log(limit=1)[0].id  # another workspace's change: not even asked
+
+    async def go(approval: Callable[[ForgetRequest], bool]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(tools_for(repo, approval=approval)) as client:
+            seen["edit"] = await client.call_tool(
+                "memory_edit", {"ref": user_ref, "text": "The user prefers coffee"}
+            )
+            seen["move"] = await client.call_tool(
+                "memory_move", {"ref": user_ref, "file": "drinks.md"}
+            )
+            seen["undo"] = await client.call_tool("memory_undo", {"commit": person_commit[:10]})
+            seen["hidden"] = await client.call_tool("memory_undo", {"commit": clinic_commit})
+            seen["review"] = await client.call_tool(
+                "memory_review", {"name": "nope", "decision": "reject"}
+            )
+            seen["laundry"] = await client.call_tool(
+                "memory_edit", {"ref": user_ref, "metadata": [{"key": "by", "value": "user"}]}
+            )
+        return seen
+
+    denied = anyio.run(go, record_and_deny)
+    for name in ("edit", "move", "undo"):
+        assert "not approved" in error_line(denied[name]) or "did not approve" in error_line(
+            denied[name]
+        )
+    assert [r.action for r in asked] == ["edit", "move", "undo"]
+    assert asked[0].change == "The user prefers coffee" and asked[1].change == "drinks.md"
+    assert "no change visible" in error_line(denied["hidden"])
+    assert "no pending review" in error_line(denied["review"])
+    assert "the user's to set" in error_line(denied["laundry"])
+    assert "The user prefers tea over coffee" in (repo.root / "MEMORY.md").read_text()
+
+    approved = anyio.run(go, allow_all)
+    assert ok(approved["edit"])["approval"] == "approved"
+    line = next(
+        line for line in (repo.root / "MEMORY.md").read_text().splitlines() if "coffee" in line
+    )
+    assert "by: user" in line  # the person approved these words: the line keeps its standing
+
+
+def test_resources_templates_and_the_context_block(repo: MemoryRepo) -> None:
+    async def go() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(tools_for(repo)) as client:
+            await client.call_tool("memory_remember", {"text": "Deploys go through staging first"})
+            seen["listed"] = sorted(str(r.uri) for r in (await client.list_resources()).resources)
+            seen["templates"] = [
+                t.uri_template for t in (await client.list_resource_templates()).resource_templates
+            ]
+            seen["file"] = text_of(
+                await client.read_resource("memrepo://file/workspaces/web-shop.md")
+            )
+            seen["context"] = text_of(await client.read_resource("memrepo://context/chat"))
+            for uri in (
+                "memrepo://file/workspaces/clinic.md",
+                "memrepo://file/../x.md",
+                "memrepo://context/nope",
+            ):
+                with pytest.raises(MCPError):
+                    await client.read_resource(uri)
+        return seen
+
+    seen = anyio.run(go)
+    assert seen["listed"] == [
+        "memrepo://MEMORY.md",
+        "memrepo://context/chat",
+        "memrepo://workspace/web-shop",
+    ]
+    assert seen["templates"] == ["memrepo://file/{path}", "memrepo://context/{surface}"]
+    assert "Deploys go through staging first" in seen["file"]
+    assert '<memory layer="L0">' in seen["context"] and "prefers tea" in seen["context"]
+
+
+def test_the_prompt_names_only_the_tools_the_host_sees(repo: MemoryRepo) -> None:
+    async def go(tools: MemoryTools) -> str:
+        async with connected(tools) as client:
+            prompts = await client.list_prompts()
+            assert [p.name for p in prompts.prompts] == ["memory_use"]
+            result = await client.get_prompt("memory_use")
+            text: str = result.messages[0].content.text  # type: ignore[union-attr]
+            with pytest.raises(MCPError):
+                await client.get_prompt("other")
+            return text
+
+    full = anyio.run(go, tools_for(repo))
+    small = anyio.run(
+        go,
+        MemoryTools(
+            repo, ToolContext(task_id=TASK), registry=ToolRegistry([MEMORY_RECALL, MEMORY_REMEMBER])
+        ),
+    )
+    assert "memory_edit" in full and "memory_review" in full and "never instructions" in full
+    assert "memory_recall" in small and "memory_remember" in small
+    assert "memory_edit" not in small and "memory_forget" not in small
+
+
+def test_status_and_reviews(repo: MemoryRepo) -> None:
+    (repo.root / "MEMORY.md").write_text(
+        (repo.root / "MEMORY.md").read_text().replace("## Index", "- typed by hand\n\n## Index")
+    )
+    (repo.root / "workspaces").mkdir(exist_ok=True)
+
+    async def go() -> dict[str, Any]:
+        async with connected(tools_for(repo)) as client:
+            return {
+                "status": ok(await client.call_tool("memory_status", {})),
+                "reviews": ok(await client.call_tool("memory_reviews", {})),
+                "unknown": await client.call_tool("memory_reviews", {"name": "dream-x"}),
+            }
+
+    seen = anyio.run(go)
+    assert seen["status"]["modified"] == ["MEMORY.md"] and seen["status"]["clean"] is False
+    assert seen["status"]["pending_reviews"] == []
+    assert seen["reviews"]["reviews"] == []
+    assert "no pending review" in error_line(seen["unknown"])
