@@ -312,3 +312,31 @@ def test_status_and_reviews(repo: MemoryRepo) -> None:
     assert seen["status"]["pending_reviews"] == []
     assert seen["reviews"]["reviews"] == []
     assert "no pending review" in error_line(seen["unknown"])
+
+
+def test_swarm_note_works_for_sessions_that_name_their_task(repo: MemoryRepo) -> None:
+    root = MemoryTools(repo, ToolContext(task_id="fix-ci", task_title="Fix the flaky CI build"))
+    sub = MemoryTools(
+        repo,
+        ToolContext(task_id="read-logs", task_title="Read the runner logs", task_parent="fix-ci"),
+    )
+    unnamed = MemoryTools(repo, ToolContext(task_id="mcp-0a1b2c"))
+    note = {"kind": "finding", "text": "The flake only happens on the arm64 runners"}
+
+    async def go() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(unnamed) as client:
+            seen["unnamed"] = await client.call_tool("swarm_note", note)
+        async with connected(root) as client:
+            seen["root"] = ok(await client.call_tool("swarm_note", note))
+        async with connected(sub) as client:
+            answer = {"kind": "ruled_out", "text": "It is not the cache: cold runs flake too"}
+            seen["sub"] = ok(await client.call_tool("swarm_note", answer))
+        return seen
+
+    seen = anyio.run(go)
+    assert "not registered" in error_line(seen["unnamed"]) or "task" in error_line(seen["unnamed"])
+    assert seen["root"]["status"] == "written" and seen["sub"]["status"] == "written"
+    view = repo.swarm_view("read-logs")
+    texts = " ".join(n.text for n in view.findings)
+    assert "arm64 runners" in texts and "cold runs flake" in texts

@@ -27,6 +27,10 @@ class ToolContext:
     when the host already knows and sets `user_asked_to_remember` (a "remember this"
     button). `untrusted` is sticky: once the task read a web page, an email or another
     party's text, everything it writes is marked `tainted: yes`.
+
+    `task_title` (and `task_parent`) let swarm_note register a task the registry does
+    not know yet, on its first note: a host whose tasks live nowhere else (an MCP
+    session) names its task that way instead of registering it beforehand.
     """
 
     task_id: str | None = None
@@ -37,6 +41,8 @@ class ToolContext:
     role: Role = "agent"
     contact_ref: str | None = None
     include_private: bool = False
+    task_title: str | None = None
+    task_parent: str | None = None
 
     @property
     def user_asks_to_remember(self) -> bool:

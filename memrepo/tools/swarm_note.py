@@ -13,8 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from memrepo.errors import InvalidArgument, RoleRefused, ToolInputError
+from memrepo.errors import InvalidArgument, RoleRefused, SwarmError, ToolInputError
 from memrepo.models.swarm import SwarmKind
+from memrepo.swarm import LocalTaskRegistry
 from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, ToolInput, ToolOutput
 from memrepo.tools.tool import Tool, ToolEnv, ToolHints
 
@@ -73,6 +74,7 @@ def swarm_note(env: ToolEnv, args: SwarmNoteInput) -> SwarmNoteOutput:
         )
     if not ctx.task_id:
         raise ToolInputError(SWARM_NOTE, ["this session has no task, so it has no swarm"])
+    _register_on_first_note(env)
     try:
         result = env.repo.swarm_note(
             ctx.task_id,
@@ -95,6 +97,26 @@ def swarm_note(env: ToolEnv, args: SwarmNoteInput) -> SwarmNoteOutput:
         redacted=list(result.redacted),
         truncated=result.truncated,
     )
+
+
+def _register_on_first_note(env: ToolEnv) -> None:
+    """Register the session's task when the host named it (`ToolContext.task_title`) and
+    the registry does not know it yet; a host registry is the host's to fill."""
+    ctx = env.context
+    swarms = env.repo.swarms
+    if (
+        ctx.task_id is None
+        or ctx.task_title is None
+        or not isinstance(swarms.registry, LocalTaskRegistry)
+    ):
+        return
+    if swarms.registry.task(ctx.task_id) is None:
+        try:
+            swarms.add_task(ctx.task_id, ctx.task_title, ctx.task_parent)
+        except (InvalidArgument, SwarmError) as exc:
+            raise ToolInputError(
+                SWARM_NOTE, [f"this session's task cannot join a swarm: {exc}"]
+            ) from exc
 
 
 SWARM_NOTE_TOOL = Tool(
