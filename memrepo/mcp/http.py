@@ -115,7 +115,7 @@ def is_loopback(host: str) -> bool:
 
 
 def load_token(token_file: Path | None, environ: Mapping[str, str]) -> str | None:
-    """The bearer token from `token_file` (its first line), else `$MEMREPO_MCP_TOKEN`,
+    """The bearer token from `token_file` (its text, trimmed), else `$MEMREPO_MCP_TOKEN`,
     else None. A token file others can read is served, with a warning."""
     if token_file is None:
         value = environ.get(TOKEN_ENV, "").strip()
@@ -156,7 +156,7 @@ def allowed_hosts(host: str, port: int, extra: tuple[str, ...] = ()) -> list[str
     if port == 80:  # a client may leave the default port out
         found += [value.rsplit(":", 1)[0] for value in found]
     found += list(extra)
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(value.lower() for value in found))
 
 
 def _machine_names() -> list[str]:
@@ -196,8 +196,9 @@ class Gate:
         log: Log,
     ) -> None:
         self.app = app
-        self.hosts = frozenset(settings.allowed_hosts)
-        self.origins = frozenset(settings.allowed_origins)
+        # Host names are case-insensitive (RFC 9110); compared lower-case on both sides.
+        self.hosts = frozenset(value.lower() for value in settings.allowed_hosts)
+        self.origins = frozenset(value.lower() for value in settings.allowed_origins)
         self.digest = _digest(token) if token is not None else None
         self.max_body = max_body
         self.log = log
@@ -237,10 +238,10 @@ class Gate:
             self.log(_line(scope, what, status[0], time.perf_counter() - started))
 
     def _refusal(self, headers: Mapping[str, str]) -> tuple[int, str] | None:
-        if headers.get("host") not in self.hosts:
+        if headers.get("host", "").lower() not in self.hosts:
             return 421, "wrong Host header"
         origin = headers.get("origin")
-        if origin is not None and origin not in self.origins:
+        if origin is not None and origin.lower() not in self.origins:
             return 403, "Origin not allowed"
         if self.digest is not None and not self._authorized(headers.get("authorization")):
             return 401, "missing or wrong bearer token"
