@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError
 from memrepo import MemoryRepo
 from memrepo.cli import mcp as cli_mcp
 from memrepo.mcp import http as mcp_http
-from memrepo.tools import anthropic_tools
+from memrepo.tools import anthropic_tools, default_registry
 
 pytestmark = pytest.mark.integration
 
@@ -173,6 +173,7 @@ async def round_trip(url: str, mode: str) -> dict[str, Any]:
     async with client(url, mode=mode) as session:
         listed = await session.list_tools()
         seen["tools"] = sorted(t.name for t in listed.tools)
+        seen["schemas"] = {t.name: t.input_schema for t in listed.tools}
         seen["remember"] = structured(
             await session.call_tool("memory_remember", {"text": "Deploys go through staging"})
         )
@@ -191,6 +192,9 @@ def test_round_trip_over_http(serve: Serve, root: Path, token_file: Path, mode: 
     seen = anyio.run(round_trip, served.url, mode)
 
     assert seen["tools"] == sorted(t["name"] for t in anthropic_tools())
+    # memrepo.mcp.http hands the SDK these schemas for its per-call Mcp-Param check:
+    # they must be the ones tools/list advertises.
+    assert seen["schemas"] == {tool.name: tool.parameters() for tool in default_registry()}
     assert seen["remember"]["status"] == "written"
     (hit,) = seen["recall"]["hits"]
     assert hit["text"] == "Deploys go through staging" and hit["ref"] == seen["remember"]["ref"]
