@@ -135,3 +135,29 @@ def test_allow_forget_lets_the_host_approve_everything(tmp_path: Path) -> None:
     result = anyio.run(approved_forget, server(root, "--allow-forget"), ref)
     assert result["approval"] == "approved"
     assert "Prefers tea" not in (root / "MEMORY.md").read_text(encoding="utf-8")
+
+
+async def note(params: StdioServerParameters) -> Any:
+    async with Client(params) as client:
+        return await client.call_tool(
+            "swarm_note", {"kind": "finding", "text": "The flake only happens on arm64 runners"}
+        )
+
+
+def test_swarm_note_over_stdio_joins_the_parents_swarm(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    with MemoryRepo.init(root) as repo:
+        repo.swarms.add_task("fix-ci", "Fix the flaky CI build")
+    base = server(root)
+    args = [a for a in base.args if a not in ("--task", TASK)]
+    params = base.model_copy(
+        update={"args": [*args, "--task", "read-logs", "--parent", "fix-ci", "--title", "Logs"]}
+    )
+    assert structured(anyio.run(note, params))["status"] == "written"
+    with MemoryRepo.open(root) as repo:
+        view = repo.swarm_view("fix-ci")
+        assert [n.text for n in view.findings] == ["The flake only happens on arm64 runners"]
+        assert "read-logs" in view.members
+    orphan = base.model_copy(update={"args": [*args, "--task", "lost", "--parent", "nowhere"]})
+    refused = anyio.run(note, orphan)
+    assert refused.is_error and "cannot join a swarm" in refused.content[0].text

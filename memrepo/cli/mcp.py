@@ -36,6 +36,7 @@ def register(commands: Subparsers) -> None:
             "memrepo mcp",
             'memrepo --repo ~/agent-memory mcp --workspace "Web shop"',
             "memrepo mcp --task build-42 --untrusted",
+            'memrepo mcp --task read-logs --parent build-42 --title "Read the runner logs"',
             "memrepo mcp --http --port 8765",
             f"{TOKEN_ENV}=$(cat ~/.memrepo-token) memrepo mcp --http --host 0.0.0.0",
             "memrepo mcp --http --host 10.0.0.5 --token-file ~/.memrepo-token",
@@ -47,6 +48,18 @@ def register(commands: Subparsers) -> None:
         "--task", metavar="ID", help="the task id recorded on writes (default: a new one)"
     )
     sub.add_argument(
+        "--parent",
+        metavar="ID",
+        help="the task this one is a subtask of: swarm_note writes to that tree's swarm "
+        "(the parent must be registered: memrepo task add)",
+    )
+    sub.add_argument(
+        "--title",
+        metavar="T",
+        help="the task's title, recorded when swarm_note registers it (default: 'MCP "
+        "session <task>')",
+    )
+    sub.add_argument(
         "--untrusted",
         action="store_true",
         help="the host feeds untrusted text (web pages, mail): mark every write tainted",
@@ -54,8 +67,9 @@ def register(commands: Subparsers) -> None:
     sub.add_argument(
         "--allow-forget",
         action="store_true",
-        help="let the model forget any visible memory (default: only what this session "
-        "inferred itself)",
+        help="approve every change the model asks for: forget, edit, move and undo any "
+        "visible memory, decide dream reviews (default: deny what this session did not "
+        "infer itself)",
     )
     http = sub.add_argument_group("HTTP (--http)")
     http.add_argument(
@@ -107,10 +121,13 @@ def _mcp(args: argparse.Namespace) -> int:
     if settings is not None:
         settings.check()
     repo = open_repo(args)
+    task = args.task or f"mcp-{uuid.uuid4().hex[:12]}"
     context = ToolContext(
-        task_id=args.task or f"mcp-{uuid.uuid4().hex[:12]}",
+        task_id=task,
         workspace=args.workspace,
         untrusted=args.untrusted,
+        task_title=args.title or f"MCP session {task}",
+        task_parent=args.parent,
     )
     tools = MemoryTools(repo, context, approval=allow_all if args.allow_forget else deny_all)
     if settings is not None:

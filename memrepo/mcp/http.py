@@ -344,13 +344,7 @@ def build_app(tools: MemoryTools, settings: HttpSettings, port: int, log: Log) -
     """The ASGI app that serves `tools` at /mcp on `port`, behind the gate."""
     hosts = allowed_hosts(settings.host, port, settings.extra_hosts)
     security = security_settings(hosts)
-    server = build_server(tools)
-    if server.get_tool_input_schema is None:
-        # The 2026 era checks every tools/call's Mcp-Param headers against the tool's
-        # input schema; without this lookup the SDK runs the whole tools/list handler
-        # per call to find it (pydantic regenerating every schema: ~5 ms a call).
-        schemas = {tool.name: tool.parameters() for tool in tools.registry}
-        server.get_tool_input_schema = schemas.get
+    server = build_server(tools)  # with its input schemas looked up once, not per call
     app = server.streamable_http_app(
         streamable_http_path=ENDPOINT,
         # One JSON body per call instead of an SSE stream per POST: a memory call sends

@@ -81,11 +81,15 @@ def mcp_tool(tool: Tool[Any]) -> types.Tool:
 def build_server(tools: MemoryTools) -> Server[Any]:
     """A low-level MCP server whose tools, schemas and results are `tools`' own."""
     worker = RepoWorker()
+    # Built once: a registry does not change while it is served, and the SDK asks for a
+    # tool's input schema on every call (15 ms for fourteen tools if rebuilt each time).
+    listed = [mcp_tool(t) for t in tools.registry]
+    schemas = {tool.name: tool.input_schema for tool in listed}
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[mcp_tool(t) for t in tools.registry])
+        return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
@@ -140,6 +144,7 @@ def build_server(tools: MemoryTools) -> Server[Any]:
         version=__version__,
         title="memrepo: git-native long-term memory",
         instructions=INSTRUCTIONS,
+        get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
