@@ -149,10 +149,10 @@ def test_remember_workspace_and_supersede(
 def test_remember_skip_and_reinforce_make_no_commit(
     run: Run, git: Git, memory_repo: MemoryRepo, repo_arg: list[str]
 ) -> None:
-    code, out, _ = run(*repo_arg, "remember", "x")
-    assert (code, out) == (0, "skipped: too_short\n")
+    code, out, err = run(*repo_arg, "remember", "x")
+    assert (code, out, err) == (3, "", "memrepo: skipped: too_short\n")
     code, out, _ = run(*repo_arg, "remember", "x", "--json")
-    assert json.loads(out)["reason"] == "too_short"
+    assert code == 3 and json.loads(out)["reason"] == "too_short"
     run(*repo_arg, "remember", "Prefers pnpm over npm")
     before = _commits(git, memory_repo.root)
     code, out, _ = run(*repo_arg, "remember", "prefers  PNPM over npm")
@@ -511,7 +511,7 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     assert ci[-1] == "python -m pytest -q"
 
 
-@pytest.mark.parametrize("argv", [[], ["fly"], ["remember"], ["undo", "a", "b"]])
+@pytest.mark.parametrize("argv", [["fly"], ["remember"], ["undo", "a", "b"]])
 def test_usage_errors_are_exit_2(run: Run, argv: list[str]) -> None:
     code, out, err = run(*argv)
     assert (code, out) == (2, "")

@@ -64,8 +64,8 @@ def test_task_scope_and_bad_source_kind(run: Run) -> None:
 def test_workspace_memory_off(run: Run) -> None:
     code, out, _ = run("workspace", "set", "Web shop", "--memory", "off")
     assert code == 0 and "memory off" in out
-    code, out, _ = run("remember", "Agent guess", "--workspace", "Web shop", "--by", "agent")
-    assert code == 0 and out.strip() == "skipped: memory_disabled"
+    code, out, err = run("remember", "Agent guess", "--workspace", "Web shop", "--by", "agent")
+    assert code == 3 and out == "" and err.strip() == "memrepo: skipped: memory_disabled"
     code, out, _ = run("remember", "User says ship Fridays", "--workspace", "Web shop")
     assert code == 0 and out.startswith("inserted folder:")
 

@@ -10,6 +10,7 @@ Python's file:line form. The rules live in the library, never here.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -38,9 +39,31 @@ from memrepo.errors import MemrepoError
 __all__ = ["build_parser", "main"]
 
 
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one `memrepo` command; returns the process exit code."""
+    """Run one `memrepo` command; returns the process exit code.
+
+    0 done, 1 an error (one `memrepo:` line on stderr), 2 a usage error, 3 a write that
+    was screened out (`EXIT_SKIPPED`), 130 Ctrl-C. No traceback reaches the person: an
+    OS error is one line naming it, and a pipe the reader closed early (`memrepo log |
+    head -1`) ends the command quietly, as it ends git's.
+    """
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        print("memrepo: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
+    if not argv or argv[0] == "help":
+        return _help(parser, argv[1:])
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits for --help (0) and usage errors (2)
@@ -56,6 +79,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         except MemrepoError as exc:
             print(f"memrepo: {exc}", file=sys.stderr)
             return 1
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            print(f"memrepo: {_os_error(exc)}", file=sys.stderr)
+            return 1
+
+
+def _help(parser: argparse.ArgumentParser, topic: list[str]) -> int:
+    """`memrepo`, `memrepo help` and `memrepo help COMMAND [ACTION]` print help (exit 0)."""
+    if topic:
+        try:
+            parser.parse_args([*topic, "--help"])
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 2
+    parser.print_help()
+    return 0
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error in words: what failed, on which file ("No space left on device:
+    /mnt/x/memory.bundle")."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    where = exc.filename if exc.filename is not None else None
+    return f"{reason}: {where}" if where is not None else reason
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so Python's exit flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _show_warning(
@@ -74,6 +130,12 @@ def _show_warning(
 # --- parser ----------------------------------------------------------------------------
 
 
+def _version() -> str:
+    from memrepo import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command (also used to check the help texts)."""
     parser = argparse.ArgumentParser(
@@ -86,10 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
             "memrepo --repo ~/work-memory log --limit 5",
             "memrepo demo",
         )
-        + f"\n\nThe memory repo is --repo, else ${ENV_REPO}, else {DEFAULT_REPO}.",
+        + f"\n\nThe memory repo is --repo, else ${ENV_REPO}, else the memory repo the "
+        f"current directory is in, else {DEFAULT_REPO}.\n"
+        "Exit codes: 0 done, 1 error, 2 usage error, 3 not remembered (screened out), "
+        "130 interrupted.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--repo", metavar="PATH", default=None, help=REPO_HELP)
+    parser.add_argument("--version", action="version", version=f"memrepo {_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     folder.register(commands)
     items.register(commands)

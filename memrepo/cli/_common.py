@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeAlias, TypeVar
@@ -12,17 +13,24 @@ from typing import TypeAlias, TypeVar
 from pydantic import BaseModel
 
 from memrepo.engine import MemoryRepo
+from memrepo.errors import InvalidArgument
 
 ENV_REPO = "MEMREPO_REPO"
 DEFAULT_REPO = "~/agent-memory"
 SHORT = 10
+EXIT_SKIPPED = 3
+"""The exit code of a write that was screened out (too short, a secret, opted out, ...):
+not an error, but nothing was stored, and a script should be able to tell."""
+MAX_STDIN_TEXT = 1_000_000
 
 Handler = Callable[[argparse.Namespace], int]
 R = TypeVar("R", bound="BaseModel | Sequence[BaseModel]")
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-REPO_HELP = f"the memory repo (default: ${ENV_REPO}, else {DEFAULT_REPO})"
+REPO_HELP = (
+    f"the memory repo (default: ${ENV_REPO}, else the memory repo you are in, else {DEFAULT_REPO})"
+)
 
 # `--repo` may also follow the subcommand. SUPPRESS keeps a subcommand that was not given
 # --repo from overwriting the value parsed before it.
@@ -95,9 +103,35 @@ def emit(args: argparse.Namespace, result: R, describe: Callable[[R], str]) -> i
 
 
 def repo_path(args: argparse.Namespace) -> Path:
-    """--repo, else $MEMREPO_REPO, else ~/agent-memory."""
-    chosen = args.repo or os.environ.get(ENV_REPO) or DEFAULT_REPO
-    return Path(chosen).expanduser()
+    """Found the way git finds a repository: --repo, else $MEMREPO_REPO, else the memory
+    repo the current directory is in, else ~/agent-memory."""
+    chosen = args.repo or os.environ.get(ENV_REPO)
+    if chosen:
+        return Path(chosen).expanduser()
+    return enclosing_memory_repo(Path.cwd()) or Path(DEFAULT_REPO).expanduser()
+
+
+def enclosing_memory_repo(start: Path) -> Path | None:
+    """The top of the git work tree holding `start`, when it is a memory repo (it has a
+    MEMORY.md or memrepo's state folder); None for any other place."""
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            memory = (folder / "MEMORY.md").is_file() or (folder / ".git" / "memrepo").is_dir()
+            return folder if memory else None
+    return None
+
+
+def read_text_argument(text: str) -> str:
+    """`-` means: read the text from standard input (for text over the argument limit,
+    or text a script pipes in); anything else is the text itself."""
+    if text != "-":
+        return text
+    data = sys.stdin.buffer.read(MAX_STDIN_TEXT + 1)
+    if len(data) > MAX_STDIN_TEXT:
+        raise InvalidArgument(
+            f"standard input holds over {MAX_STDIN_TEXT:,} bytes; one fact is far less"
+        )
+    return data.decode("utf-8", errors="replace")
 
 
 def open_repo(args: argparse.Namespace) -> MemoryRepo:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from memrepo.cli._common import (
+    EXIT_SKIPPED,
     SHORT,
     Subparsers,
     command,
@@ -14,6 +15,7 @@ from memrepo.cli._common import (
     emit,
     open_repo,
     print_json,
+    read_text_argument,
     repo_path,
 )
 from memrepo.engine import BY_VALUES, MemoryRepo
@@ -75,7 +77,11 @@ def _add_remember(commands: Subparsers) -> None:
             'memrepo remember "Draft lives in branch wip-42" --task t-42 --scope task',
         ],
     )
-    sub.add_argument("text", metavar="TEXT", help="the fact to remember (one line)")
+    sub.add_argument(
+        "text",
+        metavar="TEXT",
+        help="the fact to remember (one line); - reads it from standard input",
+    )
     sub.add_argument("--file", metavar="F", help="target file inside the memory root")
     sub.add_argument("--workspace", metavar="W", help="write to workspaces/<slug>.md")
     sub.add_argument("--subject", metavar="S", help="stable key; a newer value replaces it")
@@ -211,7 +217,7 @@ def _init(args: argparse.Namespace) -> int:
 
 def _remember(args: argparse.Namespace) -> int:
     result = open_repo(args).remember(
-        args.text,
+        read_text_argument(args.text),
         file=args.file,
         workspace=args.workspace,
         subject=args.subject,
@@ -226,7 +232,11 @@ def _remember(args: argparse.Namespace) -> int:
         source_kind=args.source_kind,
         pinned=args.pin,
     )
-    return emit(args, result, _describe_write)
+    if result.status == "skipped" and not args.json:
+        print(f"memrepo: {_describe_write(result)}", file=sys.stderr)
+        return EXIT_SKIPPED
+    emit(args, result, _describe_write)
+    return EXIT_SKIPPED if result.status == "skipped" else 0
 
 
 def _describe_write(result: WriteResult) -> str:

@@ -123,7 +123,7 @@ class MemoryFolder:
         config: LocalConfig | None = None,
     ) -> MemoryFolder:
         """Create (or adopt) a git repo at `path` with MEMORY.md on its branch."""
-        path = Path(path)
+        path = Path(path).expanduser()
         path.mkdir(parents=True, exist_ok=True)
         git_dir = path / ".git"
         if git_dir.exists():
@@ -161,7 +161,7 @@ class MemoryFolder:
     ) -> MemoryFolder:
         """Open an existing memory root; says clearly when `path` is not one. A write a
         crashed process left half-done is finished (or set aside) here."""
-        path = Path(path)
+        path = Path(path).expanduser()
         if not path.is_dir():
             raise NotAMemoryRepo(str(path), "no such directory")
         if not (path / ".git").exists():

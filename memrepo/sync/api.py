@@ -111,6 +111,7 @@ def clone(
 ) -> MemoryFolder:
     """A new memory folder at `path` starting from the remote's main (or a new memory
     when the remote is empty: the first sync pushes it)."""
+    path = Path(path).expanduser()
     key = _settings.check_ssh_key(path, ssh_key)
     found = _settings.clone(
         url, path, confirm_private=confirm_private, ssh_key=key, credentials=credentials

@@ -119,9 +119,15 @@ def export_repo(
 
 
 def check_target(target: Path, force: bool) -> None:
-    """Refuse an existing target unless `force`; never replace a directory."""
+    """Refuse an existing target unless `force`; never replace a directory, a device, a
+    pipe or a socket (`--force` onto /dev/full once replaced the device file), nor
+    anything through a symlink."""
     if target.is_dir():
         raise TargetExists(f"{target} is a directory; name a file to export to")
+    if target.is_symlink():
+        raise TargetExists(f"{target} is a symlink; name the file itself to export to")
+    if target.exists() and not target.is_file():
+        raise TargetExists(f"{target} is not a regular file (a device, pipe or socket)")
     if target.exists() and not force:
         raise TargetExists(f"{target} already exists; choose another name or use --force")
 

@@ -1,0 +1,9 @@
+"""`python -m memrepo`: the `memrepo` command with this interpreter."""
+
+from __future__ import annotations
+
+import sys
+
+from memrepo.cli import main
+
+sys.exit(main())

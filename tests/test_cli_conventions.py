@@ -1,0 +1,203 @@
+"""The `memrepo` command behaves like git: help and version, the repo found from where you
+stand, text from stdin, exit codes scripts can tell apart, and never a traceback (closed
+pipes, Ctrl-C, OS errors, devices as export targets)."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memrepo import MemoryRepo
+
+Run = Callable[..., tuple[int, str, str]]
+Git = Callable[..., str]
+PROJECT = Path(__file__).resolve().parents[1]
+LAUNCH = "import sys; from memrepo.cli import main; sys.exit(main())"
+
+
+def memrepo(*argv: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    env.pop("MEMREPO_REPO", None)
+    return subprocess.run(
+        [sys.executable, "-c", LAUNCH, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+        input=input,
+    )
+
+
+@pytest.mark.parametrize("argv", [[], ["help"]])
+def test_no_command_and_help_print_the_help(run: Run, argv: list[str]) -> None:
+    code, out, err = run(*argv)
+    assert code == 0 and err == ""
+    assert out.startswith("usage: memrepo") and "Exit codes: 0 done" in out
+
+
+def test_help_of_one_command_and_the_version(run: Run) -> None:
+    code, out, _ = run("help", "recall")
+    assert code == 0 and out.startswith("usage: memrepo recall")
+    done = memrepo("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"memrepo {memrepo_version()}"
+    module = subprocess.run(
+        [sys.executable, "-m", "memrepo", "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        check=False,
+    )
+    assert module.returncode == 0 and module.stdout == done.stdout
+
+
+def memrepo_version() -> str:
+    from memrepo import __version__
+
+    return __version__
+
+
+def test_the_repo_is_the_one_you_stand_in(
+    run: Run, memory_repo: MemoryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEMREPO_REPO", raising=False)
+    inner = memory_repo.root / "topics" / "deep"
+    inner.mkdir(parents=True)
+    monkeypatch.chdir(inner)
+    code, out, _ = run("remember", "Found from a subfolder of the memory repo")
+    assert code == 0 and out.startswith("inserted folder:MEMORY.md#")
+    assert "Found from a subfolder" in (memory_repo.root / "MEMORY.md").read_text()
+    # A plain git repo is not a memory repo: the default applies (none here).
+    plain = tmp_path / "code"
+    plain.mkdir()
+    subprocess.run(["git", "init", "-q", str(plain)], check=True)
+    monkeypatch.chdir(plain)
+    code, _, err = run("log")
+    assert code == 1 and "agent-memory" in err
+    monkeypatch.setenv("MEMREPO_REPO", str(memory_repo.root))
+    assert run("log")[0] == 0
+
+
+def test_remember_dash_reads_standard_input(
+    run: Run, memory_repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "Deploys go through staging, then a canary, then everyone"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode() + b"\n")))
+    code, out, _ = run("--repo", str(memory_repo.root), "remember", "-")
+    assert code == 0 and out.startswith("inserted ")
+    assert text in (memory_repo.root / "MEMORY.md").read_text()
+
+
+def test_text_over_the_argument_limit_goes_through_stdin(memory_repo: MemoryRepo) -> None:
+    long_text = "The release checklist says " + "check the changelog and the tags " * 8000
+    done = memrepo("--repo", str(memory_repo.root), "remember", "-", input=long_text)
+    assert done.returncode == 0, done.stderr
+    assert "truncated" in done.stdout
+    assert "The release checklist says" in (memory_repo.root / "MEMORY.md").read_text()
+
+
+def test_a_screened_out_write_exits_3_with_the_reason_on_stderr(
+    run: Run, memory_repo: MemoryRepo, git: Git
+) -> None:
+    before = git(memory_repo.root, "rev-parse", "HEAD")
+    code, out, err = run("--repo", str(memory_repo.root), "remember", "ok")
+    assert (code, out) == (3, "") and err == "memrepo: skipped: too_short\n"
+    code, out, _ = run("--repo", str(memory_repo.root), "remember", "ok", "--json")
+    assert code == 3 and '"status": "skipped"' in out
+    assert git(memory_repo.root, "rev-parse", "HEAD") == before
+
+
+def test_a_closed_pipe_ends_quietly(memory_repo: MemoryRepo) -> None:
+    for n in range(60):
+        memory_repo.remember(f"Fact number {n} for a long log", by="user")
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    with subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, "--repo", str(memory_repo.root), "log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        bufsize=0,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(10)
+        proc.stdout.close()  # `| head -c 10`
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=30)
+    assert "Traceback" not in err and err == ""
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from memrepo.folder.lock import WriteLock
+with WriteLock(Path(sys.argv[1]), 10):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_ctrl_c_is_one_line_and_exit_130(memory_repo: MemoryRepo) -> None:
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(memory_repo.folder.state_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as holder:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, "--repo", str(memory_repo.root), "remember",
+             "Waits for the lock until interrupted"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        ) as waiting:  # fmt: skip
+            time.sleep(1.0)  # it is waiting for the write lock by now
+            waiting.send_signal(signal.SIGINT)
+            out, err = waiting.communicate(timeout=30)
+        holder.communicate("\n", timeout=10)
+    assert waiting.returncode == 130
+    assert err == "memrepo: interrupted\n" and out == ""
+
+
+def test_os_errors_are_one_line(memory_repo: MemoryRepo, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    done = memrepo("--repo", str(memory_repo.root), "export", str(blocker / "memory.bundle"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("memrepo: ")
+
+
+@pytest.mark.parametrize("target", ["/dev/full", "/dev/null", "DIR"])
+def test_export_force_never_replaces_a_device_or_a_folder(
+    run: Run, memory_repo: MemoryRepo, tmp_path: Path, target: str
+) -> None:
+    path = str(tmp_path) if target == "DIR" else target
+    if not os.path.exists(path):
+        pytest.skip(f"{path} does not exist here")
+    kind = os.stat(path).st_mode
+    code, _, err = run("--repo", str(memory_repo.root), "export", path, "--force")
+    assert code == 1 and err.startswith("memrepo: ") and len(err.splitlines()) == 1
+    assert os.stat(path).st_mode == kind  # still the device (or folder) it was
+
+
+def test_the_python_api_expands_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    with MemoryRepo.init("~/agent-memory") as repo:
+        assert repo.root == (tmp_path / "agent-memory").resolve()
+    with MemoryRepo.open("~/agent-memory") as repo:
+        assert repo.root == (tmp_path / "agent-memory").resolve()
+    assert not (tmp_path / "~").exists()
