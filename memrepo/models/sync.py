@@ -62,6 +62,9 @@ class RemoteInfo(_Frozen):
     url: str
     confirmed: bool
     ssh_key: str | None = None
+    #: The git remote plain `git pull`/`git push` use for it (`origin`), or None when the
+    #: repo's `origin` points elsewhere (then memrepo left it alone).
+    git_remote: str | None = None
 
 
 class TeamSyncResult(_Frozen):

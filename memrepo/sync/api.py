@@ -39,7 +39,11 @@ def remote(folder: MemoryFolder) -> RemoteInfo | None:
     found = _settings.remote_settings(folder.config)
     if found is None:
         return None
-    return RemoteInfo(url=found.url, confirmed=found.confirmed, ssh_key=found.ssh_key)
+    origin = next((r for r in folder.repo.remotes if r.name == _settings.GIT_REMOTE), None)
+    linked = _settings.GIT_REMOTE if origin is not None and origin.url == found.url else None
+    return RemoteInfo(
+        url=found.url, confirmed=found.confirmed, ssh_key=found.ssh_key, git_remote=linked
+    )
 
 
 def remove_remote(folder: MemoryFolder) -> RemoteInfo | None:

@@ -8,6 +8,7 @@ carries one is refused (see `memrepo.sync.remote.check_url`).
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -96,7 +97,34 @@ def set_remote(
         settings = RemoteSettings(url=url, confirmed=True, ssh_key=key)
         folder.config.remote = settings
         save_config(folder.state_dir, folder.config)
-    return RemoteInfo(url=url, confirmed=True, ssh_key=key)
+        branch = folder.store.branch_ref.removeprefix("refs/heads/")
+        git_remote = link_git_origin(folder.repo, url, key, branch)
+    return RemoteInfo(url=url, confirmed=True, ssh_key=key, git_remote=git_remote)
+
+
+GIT_REMOTE = "origin"
+
+
+def link_git_origin(
+    repo: pygit2.Repository, url: str, ssh_key: str | None, branch: str = "main"
+) -> str | None:
+    """Make the confirmed remote git's `origin`, with main's upstream on it, so plain
+    `git pull` and `git push` in a terminal reach the same repository sync does.
+
+    An `origin` the user set to another URL is theirs and is left alone (None says so);
+    an ssh key becomes `core.sshCommand` only when the repo has none yet.
+    """
+    existing = next((r for r in repo.remotes if r.name == GIT_REMOTE), None)
+    if existing is None:
+        repo.remotes.create(GIT_REMOTE, url)
+    elif existing.url != url:
+        return None
+    config = repo.config
+    config[f"branch.{branch}.remote"] = GIT_REMOTE
+    config[f"branch.{branch}.merge"] = "refs/heads/main"  # sync's branch on the remote
+    if ssh_key and "core.sshCommand" not in config:
+        config["core.sshCommand"] = f"ssh -i {shlex.quote(ssh_key)} -o IdentitiesOnly=yes"
+    return GIT_REMOTE
 
 
 def remove_remote(folder: MemoryFolder) -> RemoteInfo | None:
@@ -135,7 +163,7 @@ def clone(
         if found:
             start_from_fetched(repo)
         # Plain `git pull` / `git push` in the user's terminal find the same remote.
-        repo.remotes.create("origin", url)
+        link_git_origin(repo, url, ssh_key)
     except (MemrepoError, pygit2.GitError, OSError) as exc:
         if created:
             shutil.rmtree(path, ignore_errors=True)

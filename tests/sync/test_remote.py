@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,37 @@ def test_missing_remote_is_unreachable_and_recorded(
     assert status.last_success is None
     # Everything local keeps working offline.
     assert memory_repo.remember("Offline fact still lands").written
+
+
+def test_plain_git_pull_and_push_reach_the_confirmed_remote(
+    memory_repo: MemoryRepo, tmp_path: Path
+) -> None:
+    url = str(make_bare(tmp_path / "remote.git"))
+    info = api.set_remote(memory_repo.folder, url, confirm_private=True)
+    assert info.git_remote == "origin"
+    memory_repo.remember("Pushed with plain git", by="user")
+    git = ["git", "-C", str(memory_repo.root)]
+    subprocess.run([*git, "push", "-q"], check=True, capture_output=True)
+    assert subprocess.run([*git, "pull", "--no-rebase", "-q"], capture_output=True).returncode == 0
+    upstream = subprocess.run(
+        [*git, "rev-parse", "--abbrev-ref", "@{upstream}"], capture_output=True, text=True
+    )
+    assert upstream.stdout.strip() == "origin/main"
+
+
+def test_an_origin_the_user_pointed_elsewhere_is_left_alone(
+    memory_repo: MemoryRepo, tmp_path: Path
+) -> None:
+    theirs = str(make_bare(tmp_path / "theirs.git"))
+    subprocess.run(
+        ["git", "-C", str(memory_repo.root), "remote", "add", "origin", theirs], check=True
+    )
+    info = api.set_remote(
+        memory_repo.folder, str(make_bare(tmp_path / "mem.git")), confirm_private=True
+    )
+    assert info.git_remote is None
+    origin = subprocess.run(
+        ["git", "-C", str(memory_repo.root), "remote", "get-url", "origin"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert origin.stdout.strip() == theirs
