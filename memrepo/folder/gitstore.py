@@ -108,11 +108,15 @@ class GitStore:
         identity: Identity,
         clock: Clock,
         hooks: WriteHooks | None = None,
+        author: Identity | None = None,
     ) -> None:
         self.repo = repo
         self.root = Path(repo.workdir)
         self.state_dir = state_dir
         self.identity = identity
+        #: Who a machine write is authored by: the repo owner's git identity (memrepo
+        #: stays the committer; by, origin and task are in the trailers).
+        self.author = author or identity
         self.clock = clock
         self.hooks = hooks
         self.journal = Journal(state_dir)
@@ -355,9 +359,10 @@ class GitStore:
             self.hooks.reached(step)
 
     def _signatures(self, author: Identity | None) -> tuple[pygit2.Signature, pygit2.Signature]:
-        """Author (a person's edits keep theirs) and committer, both at the clock's now."""
+        """Author (a person's edits keep theirs; machine writes are the owner's) and
+        committer (memrepo), both at the clock's now."""
         when = self.clock.now()
-        return signature(author or self.identity, when), signature(self.identity, when)
+        return signature(author or self.author, when), signature(self.identity, when)
 
     def _write_worktree(
         self, prepared: PreparedCommit, before: pygit2.Tree, *, keep_changed: bool
@@ -514,3 +519,15 @@ def file_blob_id(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
 def blob_id_on_disk(root: Path, path: str) -> pygit2.Oid | None:
     """The blob id of what the worktree holds at `path` (see `atomic.blob_id_on_disk`)."""
     return atomic.blob_id_on_disk(f"{os.fspath(root)}/{path}")
+
+
+def user_identity(repo: pygit2.Repository) -> Identity | None:
+    """The person's git identity, as `git commit` would pick it (environment, then config)."""
+    name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
+    if name and email:
+        return Identity(name, email)
+    try:
+        sig = repo.default_signature
+    except (KeyError, pygit2.GitError):
+        return None
+    return Identity(sig.name, sig.email)

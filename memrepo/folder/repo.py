@@ -27,7 +27,7 @@ from memrepo.folder.entries import (
     parse_or_new,
     subject_holder,
 )
-from memrepo.folder.gitstore import MAIN, GitStore, WriteHooks
+from memrepo.folder.gitstore import MAIN, GitStore, WriteHooks, user_identity
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, commit_info, summarize
 from memrepo.folder.paths import check_path, link_target
@@ -107,7 +107,10 @@ class MemoryFolder:
         self.clock: Clock = clock or SystemClock()
         # Machine writes are committed as memrepo; people's edits keep their git identity.
         self.identity = identity or Identity()
-        self.store = GitStore(repo, self.state_dir, self.identity, self.clock, hooks)
+        # A host or test that names an identity writes as it; otherwise machine writes
+        # are authored by the owner's git identity (memrepo is the committer).
+        author = identity or user_identity(repo) or self.identity
+        self.store = GitStore(repo, self.state_dir, self.identity, self.clock, hooks, author)
         self.lock = WriteLock(self.state_dir, self.config.lock_timeout_seconds)
         self.transaction = WriteTransaction(self.store, self.lock, self.config)
 

@@ -39,7 +39,7 @@ from memrepo.errors import (
     WorktreeChanged,
 )
 from memrepo.folder import atomic, bulkwrite
-from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit
+from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit, user_identity
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
@@ -172,7 +172,7 @@ class WriteTransaction:
             by="user",
             body="\n".join(f"- {name}" for name in names),
         )
-        user = _user_identity(self.store.repo) or self.store.identity
+        user = user_identity(self.store.repo) or self.store.identity
         for path in changes:
             check_path(path, self.store.root)
         prepared = self.store.prepare_small(changes, message, parent, author=user)
@@ -231,15 +231,3 @@ def _refuse_secrets(path: str, data: bytes) -> None:
     if found:
         line = text.count("\n", 0, found[0].start) + 1
         raise SecretInEdit(path, line, found[0].kind)
-
-
-def _user_identity(repo: pygit2.Repository) -> Identity | None:
-    """The person's git identity, as `git commit` would pick it (environment, then config)."""
-    name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
-    if name and email:
-        return Identity(name, email)
-    try:
-        sig = repo.default_signature
-    except (KeyError, pygit2.GitError):
-        return None
-    return Identity(sig.name, sig.email)
