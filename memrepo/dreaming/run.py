@@ -1,6 +1,7 @@
 """`dream()`: plan every pass against one main commit, then write it in two units.
 
-Under the write lock: a person's pending edits are committed first (as theirs), the
+Under the write lock: a person's pending edits are committed first (as theirs; a dry
+run lays them over main instead, see `base`, so it plans on the same files), the
 snapshot is main at that commit, every pass and the model propose operations, they are
 screened and classified, and anything rejected or undone before is dropped. Only then is
 anything written: the review branch (objects and one ref), then the one safe commit on
@@ -18,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memrepo.dreaming.apply import apply_ops
+from memrepo.dreaming.base import Renames, plan_base
 from memrepo.dreaming.duplicates import find_exact, find_near
 from memrepo.dreaming.expiry import find_expired
 from memrepo.dreaming.links import find_broken_links
@@ -25,13 +27,12 @@ from memrepo.dreaming.model import DreamModel, ModelAnswer, OfflineModel, reques
 from memrepo.dreaming.overflow import find_overflow
 from memrepo.dreaming.review import open_fingerprints, review_message, summary_lines
 from memrepo.dreaming.screen import check_text, classify, ops_from_answer
-from memrepo.dreaming.snapshot import SWARM_PREFIX, Snapshot, build_snapshot
+from memrepo.dreaming.snapshot import Snapshot, build_snapshot
 from memrepo.dreaming.state import DreamState, LastDream, load_state, save_state
 from memrepo.dreaming.subjects import find_contradictions
 from memrepo.dreaming.unlisted import find_unlisted
 from memrepo.errors import DreamError, DreamModelError
 from memrepo.folder import branches
-from memrepo.folder.renames import find_renames
 from memrepo.folder.repo import MemoryFolder
 from memrepo.items.curation import NotesEvidence, expire_commitments
 from memrepo.items.db import default_path
@@ -79,11 +80,10 @@ def _dream_locked(
     per entry, so all of it is freed when it returns: before the garbage collector
     runs again, which would otherwise walk it all once (0.6 ms at 2,200 entries)."""
     state = load_state(folder.state_dir)
-    base = branches.main_id(folder) if dry_run else branches.begin_dream(folder)
+    base = plan_base(folder, dry_run=dry_run)
     state.mark_undone(branches.undone_commits(folder, state.commits))
-    files, paths = branches.files_at(folder, base, unread=SWARM_PREFIX)
-    snap = build_snapshot(base, files, started.date(), paths)
-    ops, broken = _plan(folder, snap, model, notes)
+    snap = build_snapshot(base.commit, base.files, started.date(), base.paths)
+    ops, broken = _plan(folder, snap, model, notes, base.renames(folder))
     remembered = state.remembered() | open_fingerprints(folder)
     kept = [op for op in ops if op.fingerprint not in remembered]
     safe = [op for op in kept if not op.review]
@@ -92,7 +92,7 @@ def _dream_locked(
         started_at=started,
         dry_run=dry_run,
         model=model.name,
-        base=base,
+        base=base.commit,
         safe=tuple(safe),
         pending_review=tuple(review),
         counts=dict(Counter(op.found_by for op in kept)),
@@ -124,16 +124,18 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _plan(
-    folder: MemoryFolder, snap: Snapshot, model: DreamModel, notes: tuple[RecentNote, ...]
+    folder: MemoryFolder,
+    snap: Snapshot,
+    model: DreamModel,
+    notes: tuple[RecentNote, ...],
+    renames: Renames,
 ) -> tuple[list[Op], list[BrokenLink]]:
     claimed: set[tuple[str, int]] = set()
     ops = find_expired(snap, claimed)
     ops += find_exact(snap, claimed)
     ops += find_near(snap, claimed)
     ops += find_contradictions(snap, claimed)
-    link_ops, broken, moved = find_broken_links(
-        snap, claimed, lambda paths: find_renames(folder, paths, existing=snap.paths)
-    )
+    link_ops, broken, moved = find_broken_links(snap, claimed, renames)
     ops += link_ops
     ops += find_unlisted(snap, moved)
     ops += find_overflow(snap, claimed)
