@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from memrepo import MemoryRepo
+from memrepo import InvalidArgument, MemoryRepo
 from memrepo.cli import main
 
 Run = Callable[..., tuple[int, str, str]]
@@ -75,3 +76,33 @@ def test_retention_reports_counts(run: Run) -> None:
     run("forget", json.loads(out)["ref"])
     code, out, _ = run("retention", "--json")
     assert code == 0 and json.loads(out)["tombstones"] == 1
+
+
+def test_item_ids_print_short_and_unique_prefixes_name_them(run: Run) -> None:
+    _, out, _ = run("remember", "The dentist is on Friday at nine", "--private", "--json")
+    full = json.loads(out)["ref"]
+    _, listed, _ = run("items", "list", "--private")
+    short = listed.split()[0]
+    assert short == full[: len("memory:") + 10] and len(short) < len(full)
+    code, shown, _ = run("items", "show", short)
+    assert code == 0 and "dentist" in shown
+    code, _, err = run("items", "show", full[: len("memory:") + 3])
+    assert code == 1 and "no such memory item" in err  # too short to stand for an id
+    code, out, _ = run("forget", short, "--json")
+    assert code == 0 and json.loads(out)["ref"] == full
+
+
+def test_an_ambiguous_prefix_names_the_candidates(tmp_path: Path) -> None:
+    with MemoryRepo.init(tmp_path / "mem") as repo:
+        written = repo.remember("The dentist is on Friday at nine", private=True)
+        original = repo.item(str(written.ref)).item
+        with repo.items.store.transaction() as tx:
+            for n in range(2):
+                copy = original.model_copy(
+                    update={"id": f"abcdef{n}" + "0" * 25, "content_hash": f"h{n}",
+                            "subject_key": f"s{n}"}
+                )  # fmt: skip
+                tx.insert(copy)
+        with pytest.raises(InvalidArgument, match="ambiguous: abcdef0"):
+            repo.item("memory:abcdef")
+        assert repo.item("memory:abcdef1").item.id == "abcdef1" + "0" * 25

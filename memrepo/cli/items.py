@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memrepo.cli._common import (
+    SHORT,
     Subparsers,
     action,
     action_command,
@@ -87,7 +88,13 @@ def _item_line(item: MemoryItem) -> str:
     where = item.scope + (f":{item.scope_ref}" if item.scope_ref else "")
     flags = [item.source, item.privacy] + (["pinned"] if item.pinned else [])
     flags += ["tainted"] if item.tainted else []
-    return f"{item.ref}  [{where}; {', '.join(flags)}]  {item.content}"
+    return f"{short_ref(item)}  [{where}; {', '.join(flags)}]  {item.content}"
+
+
+def short_ref(item: MemoryItem) -> str:
+    """`memory:` and the first 10 characters of the id, as git shortens commit ids: every
+    command takes it back (a unique prefix names the item); --json prints the full ref."""
+    return f"memory:{item.id[:SHORT]}"
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -97,7 +104,7 @@ def _show(args: argparse.Namespace) -> int:
         return 0
     print(_item_line(detail.item))
     for older in detail.chain:
-        print(f"  replaced {older.ref} ({older.status}): {older.content}")
+        print(f"  replaced {short_ref(older)} ({older.status}): {older.content}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
@@ -17,6 +18,12 @@ from memrepo.models.items import (
     RetentionReport,
 )
 
+if TYPE_CHECKING:
+    from memrepo.items.store import ItemStore
+
+MIN_ITEM_PREFIX = 6
+"""The shortest item id prefix taken for a whole id (item ids are 32 hex digits)."""
+
 
 class ItemsApi(RepoCore):
     """memory_items: the SQLite store of contact, task and private facts, and the
@@ -27,11 +34,16 @@ class ItemsApi(RepoCore):
         return self.items.store.list(filters)
 
     def item(self, ref: str) -> ItemDetail:
-        """One item (`memory:<id>` or the bare id) with the revisions it replaced."""
-        detail = self.items.store.get(ref.removeprefix(ITEM_PREFIX))
+        """One item (`memory:<id>`, the bare id, or a unique prefix of at least
+        `MIN_ITEM_PREFIX` characters, like a git short id) with the revisions it replaced."""
+        detail = self.items.store.get(self.item_id(ref))
         if detail is None:
             raise EntryNotFound(ref, "no such memory item")
         return detail
+
+    def item_id(self, ref: str) -> str:
+        """The full id `ref` names (see `item_id`)."""
+        return item_id(self.items.store, ref)
 
     def why(self, ref: str) -> WhyReport:
         """Where a memory came from: for a folder entry the commits that added, changed
@@ -106,3 +118,17 @@ class ItemsApi(RepoCore):
         self.config.workspaces[key] = updated
         save_config(self.folder.state_dir, self.config)
         return updated
+
+
+def item_id(store: ItemStore, ref: str) -> str:
+    """The full id `ref` names: itself when it is one, else the one id it is a unique
+    prefix of (InvalidArgument when several match; unchanged when none does)."""
+    wanted = ref.strip().removeprefix(ITEM_PREFIX)
+    if len(wanted) < MIN_ITEM_PREFIX or store.get(wanted) is not None:
+        return wanted
+    found = store.ids_starting(wanted)
+    if len(found) > 1:
+        raise InvalidArgument(
+            f"{ref} is ambiguous: {', '.join(found)} and maybe more; give more characters"
+        )
+    return found[0] if found else wanted

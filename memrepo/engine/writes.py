@@ -207,12 +207,14 @@ class WritesApi(RepoCore):
             refuse_team_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.forget(ref, by=by, task=task_id)
-        item_id = ref.removeprefix(ITEM_PREFIX)
+        from memrepo.engine.items_api import item_id as full_item_id
+
+        item_id = full_item_id(self.items.store, ref)
         detail = self.items.store.get(item_id)
         if detail is None or detail.item.status == "deleted":
             raise EntryNotFound(ref, "no such memory item")
         self.items.set_status(item_id, "deleted")
-        return ForgetResult(ref=ref, store="items", path=None, text=detail.item.content)
+        return ForgetResult(ref=detail.item.ref, store="items", path=None, text=detail.item.content)
 
     def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
         """Reverse one commit entry by entry (default: the newest memrepo write)."""

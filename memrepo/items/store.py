@@ -93,6 +93,19 @@ class ItemStore:
 
     # Reads ---------------------------------------------------------------------------
 
+    def ids_starting(self, prefix: str, limit: int = 2) -> builtins.list[str]:
+        """Up to `limit` item ids that start with `prefix` (a short id, as git takes a
+        short commit id): a range scan of the primary key, so it costs one lookup."""
+        if not prefix:
+            return []
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT id FROM memory_items WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                (prefix, upper, limit),
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def get(self, item_id: str) -> ItemDetail | None:
         """The item and its older revisions, newest first; None when there is no such id."""
         with self._reading() as conn:

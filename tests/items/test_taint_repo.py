@@ -41,7 +41,7 @@ def test_items_list_show_and_why_say_tainted(
 
     listed = {line.split("]  ")[-1]: line for line in run("items", "list").splitlines()}
     assert "tainted" in listed["Ana's new number is 555-0100"]
-    assert listed["Ana's new number is 555-0100"].startswith(ref)
+    assert listed["Ana's new number is 555-0100"].startswith(ref[: len("memory:") + 10])
     assert "tainted" not in listed["Bo likes tea"]
     assert "tainted" in run("items", "show", ref).splitlines()[0]
     assert "untrusted content" in run("items", "why", ref)
