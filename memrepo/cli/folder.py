@@ -410,7 +410,8 @@ def _entries(args: argparse.Namespace) -> int:
 
 
 def _entry_text(entry: EntryView) -> str:
-    lines = [f"{entry.ref}  ({entry.path}:{entry.line})", f"    {entry.text}"]
+    pending = ", uncommitted" if entry.uncommitted else ""
+    lines = [f"{entry.ref}  ({entry.path}:{entry.line}{pending})", f"    {entry.text}"]
     if entry.metadata:
         lines.append("    " + "; ".join(f"{k}: {v}" for k, v in entry.metadata.items()))
     return "\n".join(lines)

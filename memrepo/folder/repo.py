@@ -373,9 +373,17 @@ class MemoryFolder:
                 continue
 
     def entries(self, path: str | None = None) -> list[EntryView]:
-        """Every entry of the folder (or of one file) at HEAD, swarm folders excluded."""
+        """Every entry of the folder (or of one file) as it is on disk, swarm folders
+        excluded: a file a person edited and did not commit shows its edited version,
+        with the entries no commit holds yet marked `uncommitted` (recall and why see
+        them the same way)."""
+        pending = self.store.pending_edits()
+        edited = {*pending.modified, *pending.added}
         views: list[EntryView] = []
-        for file_path, doc in self.documents(path):
+        for file_path, doc in self._documents_on_disk(path, edited, set(pending.deleted)):
+            committed = (
+                {e.id for e in self._head_doc(file_path).entries} if file_path in edited else None
+            )
             views.extend(
                 EntryView(
                     ref=make_ref(file_path, e.id),
@@ -385,10 +393,47 @@ class MemoryFolder:
                     text=e.text,
                     metadata=dict(e.metadata),
                     links=e.links,
+                    uncommitted=committed is not None and e.id not in committed,
                 )
                 for e in doc.entries
             )
         return views
+
+    def _documents_on_disk(
+        self, path: str | None, edited: set[str], deleted: set[str]
+    ) -> Iterator[tuple[str, Document]]:
+        """HEAD's documents, with the edited files read from disk instead (and new ones
+        added, deleted ones left out)."""
+        seen: set[str] = set()
+        for file_path, doc in self.documents(path):
+            seen.add(file_path)
+            if file_path in deleted:
+                continue
+            yield file_path, (self._disk_doc(file_path) or doc) if file_path in edited else doc
+        for file_path in sorted(edited - seen):
+            if (path is None and file_path.startswith(SWARM_PREFIX)) or (
+                path is not None and file_path != path
+            ):
+                continue
+            found = self._disk_doc(file_path)
+            if found is not None:
+                yield file_path, found
+
+    def _disk_doc(self, path: str) -> Document | None:
+        data = self.store.read_worktree(path)
+        if data is None or not path.endswith(".md"):
+            return None
+        try:
+            return parse(data, path)
+        except FormatError:
+            return None
+
+    def _head_doc(self, path: str) -> Document:
+        data = self.store.read(path)
+        try:
+            return parse(data if data is not None else b"", path)
+        except FormatError:
+            return parse(b"", path)
 
     def why(self, ref: str) -> WhyReport:
         """The commits that added, changed and moved one entry (see folder/history.py)."""
@@ -403,12 +448,19 @@ class MemoryFolder:
         if current is None and not events:
             raise EntryNotFound(ref, f"no entry {entry_id!r} in {path}, now or in history")
         text = current.text if current is not None else events[-1].text
+        explanation = explain(events)
+        if current is not None and current.uncommitted:
+            typed = (
+                f"Typed in {current.path}:{current.line} and not committed yet: the next "
+                "write records it as your edit (origin edit, by user)."
+            )
+            explanation = f"{explanation}\n{typed}" if events else typed
         return WhyReport(
             ref=ref,
             store="folder",
             present=current is not None,
             text=text,
-            explanation=explain(events),
+            explanation=explanation,
             events=tuple(events),
         )
 

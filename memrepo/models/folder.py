@@ -57,7 +57,11 @@ class WriteResult(_Frozen):
 
 
 class EntryView(_Frozen):
-    """One entry of the folder as a reader sees it (line is 1-based, as editors count)."""
+    """One entry of the folder as a reader sees it (line is 1-based, as editors count).
+
+    `uncommitted` marks an entry a person typed that no commit holds yet (the next write
+    records it as their edit): every view shows the files as they are on disk.
+    """
 
     ref: str
     id: str
@@ -66,6 +70,7 @@ class EntryView(_Frozen):
     text: str
     metadata: dict[str, str] = Field(default_factory=dict)
     links: tuple[str, ...] = ()
+    uncommitted: bool = False
 
 
 class CommitInfo(_Frozen):

@@ -45,6 +45,13 @@ class History:
                                            builder.write(), [head]))  # fmt: skip
 
 
+def _open(history: History) -> MemoryRepo:
+    """The repo with its files checked out as main has them (the commits above were made
+    without touching the work tree, which would otherwise read as a person's edits)."""
+    history.repo.checkout_head(strategy=pygit2.enums.CheckoutStrategy.FORCE)
+    return MemoryRepo.open(history.root)
+
+
 def _start(tmp_path: Path) -> History:
     root = tmp_path / "mem"
     MemoryRepo.init(root)
@@ -103,7 +110,7 @@ def _busy_history(history: History, commits: int) -> list[tuple[str, str, str | 
 def test_every_event_of_a_300_commit_history_is_found(tmp_path: Path) -> None:
     history = _start(tmp_path)
     expected = _busy_history(history, 300)
-    memory = MemoryRepo.open(history.root)
+    memory = _open(history)
 
     report = memory.why("folder:notes.md#deploy")
 
@@ -128,7 +135,7 @@ def test_a_reworded_fact_in_a_long_history_reaches_its_first_version(tmp_path: P
             facts[100] = "- Standup is at 10:00 [by: user]"
         history.files[FILE] = _notes(facts)
         commits.append(history.commit(f"step {c}"))
-    memory = MemoryRepo.open(history.root)
+    memory = _open(history)
     [now] = [e for e in memory.entries(FILE) if "10:00" in e.text]
 
     report = memory.why(now.ref)
@@ -154,7 +161,7 @@ def test_commits_to_other_files_are_skipped_and_a_block_change_is_still_seen(
         history.commit(f"ops {c}")
     history.files[FILE] = _notes(["```", "- Keep the fence test [subject: fence]", "```", *facts])
     fenced = history.commit("fence it")
-    memory = MemoryRepo.open(history.root)
+    memory = _open(history)
 
     report = memory.why("folder:notes.md#fence")
 
@@ -169,7 +176,7 @@ def _history_cost(tmp_path: Path, commits: int) -> tuple[float, float, float]:
     the file at every commit takes (the baseline: what holding every version costs)."""
     history = _start(tmp_path)
     _busy_history(history, commits)
-    memory = MemoryRepo.open(history.root)
+    memory = _open(history)
     ref = "folder:notes.md#deploy"
     memory.why(ref)  # warm: imports, the first parse
     start = time.perf_counter()
