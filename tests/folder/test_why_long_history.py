@@ -48,7 +48,7 @@ class History:
 def _open(history: History) -> MemoryRepo:
     """The repo with its files checked out as main has them (the commits above were made
     without touching the work tree, which would otherwise read as a person's edits)."""
-    history.repo.checkout_head(strategy=pygit2.enums.CheckoutStrategy.FORCE)
+    history.repo.checkout_head(strategy=pygit2.enums.CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
     return MemoryRepo.open(history.root)
 
 
