@@ -628,3 +628,31 @@ def test_a_set_aside_journal_is_one_warning_line_and_the_command_works(
     assert err.count("\n") == 1 and err.startswith("memrepo: warning: the journal of an")
     assert "Traceback" not in err and ".py:" not in err
     assert not journal.exists()
+
+
+def _parsers(
+    parser: argparse.ArgumentParser, name: str
+) -> list[tuple[str, argparse.ArgumentParser]]:
+    found = [(name, parser)]
+    for act in parser._actions:
+        if isinstance(act, argparse._SubParsersAction):
+            for child, sub in act.choices.items():
+                found.extend(_parsers(sub, f"{name} {child}"))
+    return found
+
+
+def test_every_action_has_an_example_and_every_argument_has_help() -> None:
+    missing: list[str] = []
+    for name, parser in _parsers(build_parser(), "memrepo"):
+        if name != "memrepo" and "Example:\n  memrepo " not in (parser.epilog or ""):
+            missing.append(f"{name}: no example")
+        for act in parser._actions:
+            if not act.help and not isinstance(act, argparse._SubParsersAction):
+                missing.append(f"{name}: {act.option_strings or act.dest} has no help")
+    assert missing == []
+
+
+def test_workspace_privacy_modes_are_explained(run: Run) -> None:
+    code, out, _ = run("workspace", "set", "--help")
+    assert code == 0
+    assert all(mode in out for mode in ("normal:", "strict:", "disabled:"))

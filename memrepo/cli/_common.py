@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -72,20 +73,49 @@ def action_command(
     commands: Subparsers, name: str, summary: str, usage_examples: Sequence[str]
 ) -> Subparsers:
     """A command made of actions (`memrepo items list|show|...`); add each with `action`.
-    The actions take --repo and --json themselves, after the action's name."""
+    The actions take --repo and --json themselves, after the action's name; each shows
+    the command's examples that use it."""
     parser = command(commands, name, _run_action, summary, usage_examples, json_output=False)
-    return parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    setattr(actions, _EXAMPLES, (name, tuple(usage_examples)))  # read back by `action`
+    return actions
+
+
+_EXAMPLES = "memrepo_examples"
 
 
 def action(
-    actions: Subparsers, name: str, handler: Handler, summary: str
+    actions: Subparsers,
+    name: str,
+    handler: Handler,
+    summary: str,
+    usage_examples: Sequence[str] = (),
 ) -> argparse.ArgumentParser:
-    """One action of an `action_command`, run by `handler`."""
+    """One action of an `action_command`, run by `handler`. Its help shows
+    `usage_examples`, else the command's own examples of this action."""
+    command_name, shared = getattr(actions, _EXAMPLES, ("", ()))
+    mine = list(usage_examples) or [
+        line for line in shared if _action_of(line, command_name) == name
+    ]
     sub = actions.add_parser(
-        name, help=summary, description=summary, parents=[REPO_AFTER, JSON_FLAG]
+        name,
+        help=summary,
+        description=summary,
+        epilog=examples(*mine) if mine else None,
+        parents=[REPO_AFTER, JSON_FLAG],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub.set_defaults(action_handler=handler)
     return sub
+
+
+def _action_of(example: str, command_name: str) -> str | None:
+    """The action an example line runs (`memrepo task add x` -> add)."""
+    words = example.split()
+    for first, second in itertools.pairwise(words):
+        if first == command_name:
+            return second
+    return None
 
 
 def _run_action(args: argparse.Namespace) -> int:

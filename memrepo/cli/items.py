@@ -40,15 +40,15 @@ def _add_items(commands: Subparsers) -> None:
         ],
     )
     listing = action(actions, "list", _list, "items matching the filters")
-    listing.add_argument("--workspace", metavar="W")
+    listing.add_argument("--workspace", metavar="W", help="items of workspace W only")
     listing.add_argument("--contact", metavar="REF", help="contact-scope items of REF")
     listing.add_argument("--task", metavar="ID", help="items learned in task ID")
-    listing.add_argument("--kind", metavar="K")
+    listing.add_argument("--kind", metavar="K", help="one kind only: fact, preference, rule, ...")
     listing.add_argument(
         "--status", default="active", help="active (default), archived, superseded, any"
     )
     listing.add_argument("--private", action="store_true", help="include private items")
-    listing.add_argument("--limit", type=int, metavar="N")
+    listing.add_argument("--limit", type=int, metavar="N", help="at most N items")
     for name, handler, summary in (
         ("show", _show, "one item and the revisions it replaced"),
         ("why", _why, "where an item came from, in plain words"),
@@ -151,9 +151,20 @@ def _add_workspace(commands: Subparsers) -> None:
         ],
     )
     setter = action(actions, "set", _workspace_set, "change memory on/off and the privacy mode")
-    setter.add_argument("name", metavar="NAME")
-    setter.add_argument("--memory", choices=("on", "off"))
-    setter.add_argument("--privacy", choices=("normal", "strict", "disabled"))
+    setter.add_argument("name", metavar="NAME", help="the workspace, as hosts name it")
+    setter.add_argument(
+        "--memory",
+        choices=("on", "off"),
+        help="off: what the agent would learn on its own is skipped; what the user states "
+        "is still recorded",
+    )
+    setter.add_argument(
+        "--privacy",
+        choices=("normal", "strict", "disabled"),
+        help="normal: facts go to the workspace's file (in git, synced); strict: they go "
+        "to memory_items as private and never into git; disabled: like --memory off (the "
+        "agent's own inferences are skipped, what the user states is still recorded)",
+    )
 
 
 def _workspace_set(args: argparse.Namespace) -> int:

@@ -36,7 +36,7 @@ def register(commands: Subparsers) -> None:
     note = action(actions, "note", _note, "append a note to a task's swarm")
     note.add_argument("task", metavar="TASK", help="the task writing the note")
     note.add_argument("kind", metavar="KIND", choices=SWARM_KINDS, help=", ".join(SWARM_KINDS))
-    note.add_argument("text", metavar="TEXT")
+    note.add_argument("text", metavar="TEXT", help="one self-contained note a peer can use")
     note.add_argument(
         "--source", action="append", default=[], metavar="S", help="where it was seen (repeat)"
     )

@@ -168,7 +168,7 @@ def _add_team(commands: Subparsers) -> None:
     add.add_argument("url", metavar="URL", help="the team repo (no credentials in it)")
     action(verbs, "list", _team_list, "configured team repos and their state")
     remove = action(verbs, "remove", _team_remove, "forget a team repo and its local clone")
-    remove.add_argument("name", metavar="NAME")
+    remove.add_argument("name", metavar="NAME", help="the team repo's name, as team list shows it")
 
 
 def _team_line(team: TeamInfo) -> str:
@@ -209,7 +209,9 @@ def _add_conflicts(commands: Subparsers) -> None:
     )
     action(verbs, "list", _conflicts_list, "conflict branches, oldest first")
     show = action(verbs, "show", _conflicts_show, "what lost, and the diff from main")
-    show.add_argument("name", metavar="BRANCH")
+    show.add_argument(
+        "name", metavar="BRANCH", help="sync/conflict-<date>-<n>, as conflicts list shows it"
+    )
 
 
 def _branch_line(branch: ConflictBranch) -> str:

@@ -33,7 +33,7 @@ def register(commands: Subparsers) -> None:
     )
     add = action(actions, "add", _add, "register a task")
     add.add_argument("id", metavar="ID", help="letters, digits, '.', '_' or '-'")
-    add.add_argument("--title", required=True, metavar="T")
+    add.add_argument("--title", required=True, metavar="T", help="what the task is about")
     add.add_argument("--parent", metavar="P", help="the parent task (already registered)")
     delete = action(
         actions,
@@ -41,7 +41,7 @@ def register(commands: Subparsers) -> None:
         _delete,
         "delete a task, its subtasks, their items, and a root's swarm folder",
     )
-    delete.add_argument("id", metavar="ID")
+    delete.add_argument("id", metavar="ID", help="the task to delete, with its subtasks")
     action(actions, "list", _list, "every registered task")
 
 
