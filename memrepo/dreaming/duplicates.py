@@ -7,8 +7,9 @@ the earliest `added` and the highest `by`.
 
 Near: a pair of facts in one group that `similarity.same_fact` accepts, where either
 both carry the same subject or at most one carries any: entries about different subjects
-are never merged, however alike they read. Candidate pairs come from prefix filtering
-(see `similarity.prefix`), so the pass stays near linear on thousands of entries.
+are never merged, however alike they read. Only the pairs an inverted index of each
+entry's rarest words yields are compared (`candidates`): all the pairs the rule can
+accept, and few others, so the pass stays near linear on many thousand entries.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from itertools import combinations, compress
 from operator import attrgetter
 
 from memrepo.dreaming import similarity
+from memrepo.dreaming.candidates import Words, candidate_pairs
 from memrepo.dreaming.ops import best_by_trust, describe, make_op, merged_line
 from memrepo.dreaming.snapshot import Fact, Snapshot
 from memrepo.models.dream import Op, PassName
@@ -27,6 +29,8 @@ from memrepo.models.dream import Op, PassName
 Guard = tuple[tuple[str, ...], frozenset[str]]
 
 _NORM = attrgetter("norm")
+#: Blocks this small are compared pair by pair (most blocks: numbers tell facts apart).
+_ALL_PAIRS_UP_TO = 8
 #: `_digit_runs`' byte map: ASCII digits kept, "\n" (the separator) to "|", all else " ".
 _DIGITS_AND_SEPARATOR = bytes(
     byte if ord("0") <= byte <= ord("9") else ord("|") if byte == ord("\n") else ord(" ")
@@ -86,7 +90,8 @@ def compatible(a: Fact, b: Fact) -> bool:
 
 def _clusters(facts: Sequence[Fact], blocks: list[tuple[Guard, list[int]]]) -> list[list[Fact]]:
     """Union-find over accepted pairs. Only facts in one block are compared (see
-    `_blocks`), and within a block only those sharing a prefix gram."""
+    `_blocks`), and within a block only the pairs `_candidates` finds; only the facts in
+    such a pair have their whole shape worked out."""
     parent = list(range(len(facts)))
 
     def root(i: int) -> int:
@@ -98,8 +103,11 @@ def _clusters(facts: Sequence[Fact], blocks: list[tuple[Guard, list[int]]]) -> l
     compared: list[int] = []
     for checked, members in blocks:
         compared += members
-        shapes = {i: similarity.shape(facts[i].text, checked) for i in members}
-        for i, j in _candidates(shapes):
+        shapes: dict[int, similarity.Shape] = {}
+        for i, j in _candidates(facts, members):
+            for k in (i, j):
+                if k not in shapes:
+                    shapes[k] = similarity.shape(facts[k].text, checked)
             if _accept(facts[i], facts[j], shapes[i], shapes[j]):
                 parent[root(i)] = root(j)
     clusters: dict[int, list[Fact]] = defaultdict(list)
@@ -108,16 +116,24 @@ def _clusters(facts: Sequence[Fact], blocks: list[tuple[Guard, list[int]]]) -> l
     return [c for c in clusters.values() if len(c) > 1]
 
 
-def _candidates(shapes: dict[int, similarity.Shape]) -> set[tuple[int, int]]:
-    """The pairs of one block sharing a prefix gram: every pair similar enough to be
-    accepted does (`similarity.prefix`), whatever the order it is compared in, so the
-    clusters do not depend on the order of this set."""
-    frequency = similarity.count(shape.grams for shape in shapes.values())
-    postings: dict[str, list[int]] = defaultdict(list)
-    for i, shape in shapes.items():
-        for gram in similarity.prefix(shape.grams, frequency, similarity.SAME_SUBJECT):
-            postings[gram].append(i)
-    return {pair for ids in postings.values() if len(ids) > 1 for pair in combinations(ids, 2)}
+def _candidates(facts: Sequence[Fact], members: list[int]) -> set[tuple[int, int]]:
+    """Every pair of one block the rule may accept (`candidates.candidate_pairs`): at
+    `similarity.NEAR` over the block, and at the lower `SAME_SUBJECT` bar among the
+    facts sharing a subject. A block of a few facts is compared pair by pair: that is
+    cheaper than its index. The clusters do not depend on the order of this set."""
+    if len(members) <= _ALL_PAIRS_UP_TO:
+        return set(combinations(members, 2))
+    norms = [facts[i].norm for i in members]
+    words = dict(zip(members, similarity.word_sets(norms), strict=True))
+    pairs = candidate_pairs(words, similarity.NEAR)
+    by_subject: dict[str, dict[int, Words]] = defaultdict(dict)
+    for i in members:
+        if facts[i].subject:
+            by_subject[facts[i].subject][i] = words[i]
+    for same in by_subject.values():
+        if len(same) > 1:
+            pairs |= candidate_pairs(same, similarity.SAME_SUBJECT)
+    return pairs
 
 
 def _blocks(facts: Sequence[Fact], claimed: set[tuple[str, int]]) -> list[tuple[Guard, list[int]]]:
@@ -138,10 +154,15 @@ def _blocks(facts: Sequence[Fact], claimed: set[tuple[str, int]]) -> list[tuple[
     for i in compress(range(len(facts)), map(repeated.__contains__, runs)):
         fact = facts[i]
         if fact.norm and fact.key not in claimed:
-            by_numbers[(fact.group, similarity.numbers(fact.norm))].append(i)
+            # No ASCII digit and nothing but ASCII: no number at all, no regex needed.
+            plain = runs[i] == b"\t" and fact.norm.isascii()
+            by_numbers[(fact.group, () if plain else similarity.numbers(fact.norm))].append(i)
     blocks: list[tuple[Guard, list[int]]] = []
     for (_group, numbers), members in by_numbers.items():
         if len(members) < 2:
+            continue
+        if not similarity.has_negation(" ".join([facts[i].norm for i in members])):
+            blocks.append(((numbers, frozenset()), members))
             continue
         by_negations: dict[frozenset[str], list[int]] = defaultdict(list)
         for i in members:
@@ -171,7 +192,9 @@ def _digit_runs(norms: list[str]) -> list[bytes]:
 
 
 def _accept(a: Fact, b: Fact, shape_a: similarity.Shape, shape_b: similarity.Shape) -> bool:
-    if not compatible(a, b):
+    """The rule for one pair; a text of function words alone is never merged (it holds
+    nothing to compare, and `compare` rates two empty texts alike)."""
+    if not shape_a.words or not shape_b.words or not compatible(a, b):
         return False
     same_subject = bool(a.subject) and a.subject == b.subject
     return similarity.compare(shape_a, shape_b) >= similarity.threshold(same_subject)

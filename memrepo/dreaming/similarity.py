@@ -24,8 +24,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 NEAR = 0.75
@@ -139,17 +138,27 @@ def same_fact(a: str, b: str, *, same_subject: bool = False) -> bool:
     return similarity(a, b) >= threshold(same_subject)
 
 
-def prefix(grams: frozenset[str], frequency: Counter[str], threshold: float) -> list[str]:
-    """The rarest grams a pair with Jaccard >= threshold must share at least one of
-    (prefix filtering): candidate pairs come from an index of these alone. `frequency`
-    is `count` over the texts compared (a Counter: a gram it never saw counts 0)."""
-    # By frequency, then text: a stable sort of the sorted grams, both in C (the near
-    # pass runs this for every entry it looks at).
-    ordered = sorted(sorted(grams), key=frequency.__getitem__)
-    keep = len(ordered) - int(threshold * len(ordered) + 1e-9) + 1
-    return ordered[: max(1, keep)]
+def word_sets(norms: Sequence[str]) -> list[tuple[frozenset[str], int]]:
+    """For many normalized texts at once (`Fact.norm`: casefolded, whitespace collapsed):
+    each one's `shape(...).words`, and a bound on its number of grams (its words and one
+    bigram per adjacent pair of them, repeats counted). The near-duplicate pass needs
+    this of every entry but the whole shape of few; each distinct word is stemmed once.
+    """
+    found = list(map(_WORD.findall, norms))
+    canon = {word: "" if word in _STOP else _stem(word) for word in set().union(*found)}
+    result: list[tuple[frozenset[str], int]] = []
+    for words in found:
+        kept = list(map(canon.__getitem__, words))
+        content = len(kept) - kept.count("")
+        unique = frozenset(kept) - _NOTHING
+        result.append((unique, len(unique) + max(content - 1, 0)))
+    return result
 
 
-def count(all_grams: Iterable[frozenset[str]]) -> Counter[str]:
-    """How many texts each gram occurs in (0 for a gram in none)."""
-    return Counter(itertools.chain.from_iterable(all_grams))
+_NOTHING = frozenset([""])
+
+
+def has_negation(text: str) -> bool:
+    """Whether a text holds a negation word (`negations` is not empty): for many texts
+    joined by spaces, whether any of them does."""
+    return _NEGATION.search(text) is not None

@@ -27,3 +27,18 @@ def test_bench_dream_finds_every_planted_problem() -> None:
     assert quality["links_reported"] == 3 and quality["unlisted_linked"] == 2
     assert result["corpus"]["entries"] >= 300 and result["timing"]["ratio"] > 0
     assert result["timing"]["dry_run_ms"] > 0 and result["settled"] is True
+
+
+@pytest.mark.slow
+def test_bench_dream_merges_every_reworded_template_fact() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_dream.py"), "--entries", "600", "--corpus",
+         "templated", "--rounds", "1", "--json"],
+        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
+    ).stdout  # fmt: skip
+    result = json.loads(out)
+    quality = result["quality"]
+    assert quality["reworded_planted"] == 12 and quality["near_recall"] == 1.0
+    assert quality["false_merges"] == 0
+    assert result["corpus"] == {"kind": "templated", "entries": 613, "seed": 7, "rounds": 1}
+    assert result["review_ops"] == 12 and result["safe_ops"] == 0
