@@ -184,7 +184,7 @@ def _team_add(args: argparse.Namespace) -> int:
     else:
         print(_team_line(info))
     if info.last_error:
-        print(f"memrepo: team {info.name} was added but not fetched yet", file=sys.stderr)
+        print(f"memrepo: team {info.name} was added; it has no main yet", file=sys.stderr)
     return 0
 
 

@@ -25,6 +25,7 @@ from memrepo.errors import (
     InvalidArgument,
     MemrepoError,
     ReadOnlyRef,
+    SyncError,
     UnsafeRemote,
 )
 from memrepo.folder.repo import ENTRY_POINT, MemoryFolder
@@ -89,17 +90,24 @@ def check_team(config: LocalConfig, name: str, url: str, remote_url: str | None)
     return url
 
 
+NO_MAIN_YET = "the team repo has no branch main yet"
+
+
 def add_team(
     folder: MemoryFolder, name: str, url: str, remote_url: str | None, when: datetime,
     credentials: CredentialProvider | None = None,
 ) -> TeamInfo:  # fmt: skip
-    """Configure a team and fetch it once; an unreachable team is still added (the error
-    is in the returned info and in sync status, and the next sync retries)."""
+    """Configure a team and fetch it once. A team repo that cannot be fetched (unreachable,
+    refused, not a git repository) is not added and leaves nothing behind: SyncError
+    says why. A reachable one with no main yet is added; the next sync fetches it."""
     with folder.lock:
         url = check_team(folder.config, name, url, remote_url)
         team = TeamSettings(name=name, url=url)
         _save_teams(folder, [*team_settings(folder.config), team])
-        fetch_team(folder, team, when, credentials)
+        result = fetch_team(folder, team, when, credentials)
+        if result.error is not None and not result.error.endswith(NO_MAIN_YET):
+            remove_team(folder, name)
+            raise SyncError(f"team {name} was not added: {result.error}")
         return team_info(folder, team)
 
 
@@ -182,7 +190,7 @@ def fetch_team(
     try:
         found = GitRemote(path, team.url, credentials).fetch_main(_TEAM_MAIN)
         if not found:
-            raise EntryNotFound(team.url, "the team repo has no branch main yet")
+            raise EntryNotFound(team.url, NO_MAIN_YET)
     except MemrepoError as exc:
         _record_team(folder, team.name, before, when, error=str(exc))
         return TeamSyncResult(name=team.name, commit=before, error=str(exc))

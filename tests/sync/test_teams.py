@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.errors import EntryNotFound, InvalidArgument, UnsafeRemote
+from memrepo.errors import EntryNotFound, InvalidArgument, SyncError, UnsafeRemote
 from memrepo.sync import api
 from memrepo.sync.teams import team_dir, team_l0_entries
 
@@ -188,3 +188,17 @@ def test_a_reindex_keeps_the_team_lane(memory_repo: MemoryRepo, team: Path) -> N
     api.team_add(memory_repo.folder, "core", str(team))
     memory_repo.reindex()
     assert memory_repo.recall("kestrel").hits[0].lane == "team"
+
+
+def test_an_unreachable_team_is_not_added_and_leaves_nothing(memory_repo: MemoryRepo) -> None:
+    from memrepo.cli import main
+
+    code = main(
+        ["--repo", str(memory_repo.root), "team", "add", "gone", "http://127.0.0.1:9/x.git"]
+    )
+    assert code == 1
+    assert api.team_list(memory_repo.folder) == []
+    assert not team_dir(memory_repo.folder.state_dir, "gone").exists()
+    with pytest.raises(SyncError, match="team gone was not added"):
+        api.team_add(memory_repo.folder, "gone", "http://127.0.0.1:9/x.git")
+    assert api.team_list(MemoryRepo.open(memory_repo.root).folder) == []
