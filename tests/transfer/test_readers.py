@@ -18,26 +18,35 @@ from memrepo.formats.importers import (
     read_line,
     read_memory_file,
 )
-from memrepo.models.transfer import ImportFormat
-from memrepo.transfer.sources import MAX_LINE_BYTES, bounded_lines, read_jsonl_stream, read_source
+from memrepo.transfer.import_sources import open_source
+from memrepo.transfer.sources import MAX_LINE_BYTES, bounded_lines, read_jsonl_stream
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
-GOLDEN: list[tuple[ImportFormat, str, str]] = [
-    ("claude-code", "claude-code", "claude-code.json"),
-    ("letta", "letta", "letta.json"),
-    ("jsonl", "facts.jsonl", "jsonl.json"),
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
+#: (format, input under fixtures/imports, golden file): see fixtures/imports/README.md.
+GOLDEN: list[tuple[str, str, str]] = [
+    ("claude-code", "claude-code-memory", "claude-code-memory.json"),
+    ("claude-code", "claude-project/project", "claude-project.json"),
+    ("jsonl", "mem0/get_all.json", "mem0.json"),
+    ("letta", "letta/agent.af", "letta-af.json"),
+    ("letta", "letta/memfs", "letta-memfs.json"),
 ]
 
 
+def as_row(item: Fact | Rejected) -> dict[str, object]:
+    """An item as its golden file writes it: the fields that say something."""
+    row = {k: v for k, v in dataclasses.asdict(item).items() if v not in (None, False, ())}
+    if "meta" in row:
+        row["meta"] = dict(row["meta"])
+    return {"type": type(item).__name__, **row}
+
+
 @pytest.mark.parametrize(("fmt", "source", "expected"), GOLDEN)
-def test_sample_folders_read_as_their_golden_files(
-    fmt: ImportFormat, source: str, expected: str
-) -> None:
-    got = [
-        {k: v for k, v in dataclasses.asdict(item).items() if v not in (None, False)}
-        for item in read_source(fmt, FIXTURES / source)
-    ]
-    assert got == json.loads((FIXTURES / "expected" / expected).read_text())
+def test_sample_sources_read_as_their_golden_files(fmt: str, source: str, expected: str) -> None:
+    home = FIXTURES / "claude-project" / "home"
+    got = open_source(fmt, FIXTURES / source, home=home)
+    golden = json.loads((FIXTURES / "expected" / expected).read_text())
+    assert (got.title, got.stem) == (golden["title"], golden["stem"])
+    assert [as_row(item) for item in got.items] == golden["items"]
 
 
 def test_claude_memory_file_is_one_fact_with_name_and_type() -> None:
@@ -45,7 +54,15 @@ def test_claude_memory_file_is_one_fact_with_name_and_type() -> None:
         b"---\nname: tabs\ndescription: d\ntype: feedback\n---\n\nUse tabs.\n**Why:** team rule.\n"
     )
     assert read_memory_file(data, "tabs.md") == [
-        Fact("Use tabs. **Why:** team rule.", "tabs.md", 7, subject="tabs", kind="feedback")
+        Fact(
+            "Use tabs. **Why:** team rule.",
+            "tabs.md",
+            7,
+            subject="tabs",
+            kind="feedback",
+            key="memory-file:tabs.md",
+            meta=(("description", "d"),),
+        )
     ]
 
 

@@ -1,26 +1,44 @@
-"""Claude Code memory folders: `MEMORY.md` (an index) plus one file per memory.
+"""Claude Code auto memory: `MEMORY.md` (an index) plus one file per memory.
 
-A memory file has frontmatter `name` (a stable key), `description` (a one-line summary)
-and `type` (user, feedback, project, reference), then the memory itself as markdown, often
-with **Why:** and **How to apply:** lines. The whole body is one fact: its parts only make
-sense together. `name` becomes the fact's subject, so a changed memory supersedes the old
-one on the next import. Bullets of MEMORY.md that only link to a memory file are the
-index; any other bullet or paragraph there is a fact of its own.
+The folder is `~/.claude/projects/<project>/memory/` (Claude Code's memory docs, "Auto
+memory"). A memory file has frontmatter `name` (a stable key), `description` (a
+one-line summary) and the memory's type (`user`, `feedback`, `project`, `reference`),
+written `type:` by older versions and `metadata: {type: ...}` by newer ones; then the
+memory itself as markdown, often with **Why:** and **How to apply:** lines.
+
+The whole body is one fact: its parts only make sense together. `name` becomes the
+fact's subject, so a changed memory supersedes the old one on the next import; the
+description and type are kept on the entry. A memory that links to another
+(`[label](other.md)` or `[[other]]`) keeps the link as `related: <other's name>`: the
+linked file is not a file of the memory repo, so the text keeps only the label.
+
+Bullets of MEMORY.md that only link to a memory file are the index; any other bullet or
+paragraph there is a fact of its own.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Mapping
 
 from memrepo.formats.importers.markdown import body_start, decode, facts_in_markdown, string_field
 from memrepo.formats.importers.model import Fact, Rejected
 
 INDEX_FILE = "MEMORY.md"
 _INDEX_LINE = re.compile(r"^\s*(?:\[[^\]]*\]\([^)\s]+\.md\)|\[\[[^\]]+\]\])")
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+?\.md)(?:#[^()\s]*)?\)")
+_WIKI_LINK = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]*))?\]\]")
 
 
-def read_memory_file(data: bytes, path: str) -> list[Fact | Rejected]:
-    """The facts of one file of a Claude Code memory folder (`path` relative to it)."""
+def read_memory_file(
+    data: bytes, path: str, names: Mapping[str, str] | None = None
+) -> list[Fact | Rejected]:
+    """The facts of one file of a Claude Code memory folder (`path` relative to it).
+
+    `names` maps the folder's files to their memories' names, so a link names the memory
+    it points to; without it a link names the file's stem.
+    """
     decoded = decode(data, path)
     if isinstance(decoded, Rejected):
         return [decoded]
@@ -34,16 +52,70 @@ def read_memory_file(data: bytes, path: str) -> list[Fact | Rejected]:
         ]
     meta = front.data if front is not None else {}
     parts = facts_in_markdown(texts, start)
-    text = " ".join(part for _, part in parts) or string_field(meta, "description")
-    if not text:
+    body = " ".join(part for _, part in parts)
+    text, related = _unlink(body, path, names or {})
+    description = string_field(meta, "description")
+    text = text or description or ""
+    if not text.strip():
         return [Rejected(path, None, "no_text", "the memory file has no text")]
-    line = parts[0][0] if parts else 1
+    kept = [("description", description)] if description and description != text else []
+    if related:
+        kept.append(("related", ", ".join(related)))
     return [
         Fact(
             text,
             path,
-            line,
+            parts[0][0] if parts else 1,
             subject=string_field(meta, "name"),
-            kind=string_field(meta, "type"),
+            kind=memory_type(meta),
+            key=f"memory-file:{path}",
+            meta=tuple((k, v) for k, v in kept if v),
         )
     ]
+
+
+def memory_name(data: bytes, path: str) -> str | None:
+    """The `name` of a memory file, None when it has none (or cannot be read)."""
+    decoded = decode(data, path)
+    if isinstance(decoded, Rejected) or decoded[1] is None:
+        return None
+    return string_field(decoded[1].data, "name")
+
+
+def memory_type(meta: dict[str, object]) -> str | None:
+    """`metadata.type` (current Claude Code), else the older top-level `type`."""
+    nested = meta.get("metadata")
+    if isinstance(nested, dict):
+        value = string_field({str(k): v for k, v in nested.items()}, "type")
+        if value:
+            return value
+    return string_field(meta, "type")
+
+
+def _unlink(text: str, path: str, names: Mapping[str, str]) -> tuple[str, list[str]]:
+    """The text with links to other memories reduced to their labels, and the names of
+    the memories linked (in order, once each)."""
+    related: list[str] = []
+    here = posixpath.dirname(path)
+
+    def note(target: str) -> str:
+        name = names.get(target) or posixpath.splitext(posixpath.basename(target))[0]
+        if name and name not in related:
+            related.append(name)
+        return name
+
+    def markdown_link(match: re.Match[str]) -> str:
+        target = match.group(2)
+        if "://" in target or target.startswith("/"):
+            return match.group(0)  # a link out of the folder is text, not a relation
+        note(posixpath.normpath(posixpath.join(here, target)))
+        return match.group(1) or target
+
+    def wiki_link(match: re.Match[str]) -> str:
+        target = match.group(1).strip()
+        file = target if target.endswith(".md") else f"{target}.md"
+        name = note(posixpath.normpath(posixpath.join(here, file)))
+        return (match.group(2) or name or target).strip()
+
+    text = _MD_LINK.sub(markdown_link, text)
+    return _WIKI_LINK.sub(wiki_link, text), related

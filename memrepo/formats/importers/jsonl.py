@@ -5,18 +5,27 @@ Field names differ between tools (mem0 writes `memory`, others `text`, `content`
 created time may be an ISO date or datetime or a Unix timestamp (seconds or milliseconds)
 and is kept as its UTC date. `user_id` and `agent_id` are kept as who the fact concerns
 and who wrote it. `private`, `contact`, `task_id`, `scope` and `workspace` let a dump say
-where a fact belongs (memrepo's own `export --format jsonl` writes them).
+where a fact belongs (memrepo's own `export --format jsonl` writes them); they are read
+from the object or from its `metadata` object, where mem0 keeps what its caller added.
+
+A mem0 memory (see `mem0.py`) also keeps its `id` (the memory's identity: a changed
+memory supersedes the old one, a deleted one is reported), `categories`, `updated_at`,
+`expiration_date` (memrepo's `expires`) and the rest of its `metadata`.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 
 from memrepo.formats.importers.model import Fact, Rejected
 
 TEXT_KEYS = ("text", "content", "memory", "fact")
 CREATED_KEYS = ("created_at", "created", "date", "timestamp", "added")
+UPDATED_KEYS = ("updated_at", "updated")
+EXPIRES_KEYS = ("expiration_date", "expires_at", "expires")
 _ALIASES: dict[str, tuple[str, ...]] = {
     "subject": ("subject", "subject_key"),
     "kind": ("kind", "type", "category"),
@@ -27,7 +36,11 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "task_id": ("task_id", "task"),
     "scope": ("scope",),
 }
+#: Metadata keys memrepo reads as routing (above), never repeated as plain metadata.
+_ROUTING = frozenset({"private", "privacy", *(k for keys in _ALIASES.values() for k in keys)})
 _MS_THRESHOLD = 100_000_000_000  # a Unix time this large is in milliseconds
+_MAX_META_CHARS = 300
+_META_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
 
 
 def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
@@ -44,16 +57,72 @@ def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
         return Rejected(path, line, "invalid_json", f"line {line} is not JSON: {exc}")
     if not isinstance(data, dict):
         return Rejected(path, line, "not_an_object", f"line {line} is not a JSON object")
+    return read_object(data, path, line, where=f"line {line}")
+
+
+def read_object(data: Mapping[str, object], path: str, line: int, *, where: str) -> Fact | Rejected:
+    """The fact of one JSON object (a JSONL line, or one memory of a document)."""
     body = _first_text(data, TEXT_KEYS)
     if body is None:
         wanted = ", ".join(TEXT_KEYS)
-        return Rejected(path, line, "no_text", f"line {line} has no text field ({wanted})")
-    fields = {name: _first_id(data, keys) for name, keys in _ALIASES.items()}
-    private = data.get("private") is True or data.get("privacy") == "private"
-    return Fact(body, path, line, created=_created(data), private=private, **fields)
+        return Rejected(path, line, "no_text", f"{where} has no text field ({wanted})")
+    extra = data.get("metadata")
+    notes = {str(k): v for k, v in extra.items()} if isinstance(extra, dict) else {}
+    merged = {**notes, **data}  # the object's own fields win over its metadata's
+    fields = {name: _first_id(merged, keys) for name, keys in _ALIASES.items()}
+    private = any(
+        source.get("private") is True or source.get("privacy") == "private"
+        for source in (data, notes)
+    )
+    memory_id = _first_id(data, ("id",))
+    if memory_id and "memory" in data and fields["subject"] is None:
+        fields["subject"] = f"mem0:{memory_id}"  # a changed mem0 memory supersedes its old text
+    return Fact(
+        body,
+        path,
+        line,
+        created=_date_of(data, CREATED_KEYS),
+        private=private,
+        expires=_date_of(data, EXPIRES_KEYS),
+        anchor=memory_id,
+        key=f"id:{memory_id}" if memory_id else None,
+        meta=_kept(data, notes),
+        **fields,
+    )
 
 
-def _first_text(data: dict[str, object], keys: tuple[str, ...]) -> str | None:
+def _kept(data: Mapping[str, object], notes: dict[str, object]) -> tuple[tuple[str, str], ...]:
+    """What an entry keeps of a memory beyond its text: categories, the update date and
+    the caller's metadata (as `metadata: key=value, ...`, so its keys never collide
+    with memrepo's own)."""
+    kept: list[tuple[str, str]] = []
+    categories = data.get("categories")
+    if isinstance(categories, list):
+        names = [" ".join(str(c).split()) for c in categories if isinstance(c, str | int)]
+        if names := [n for n in names if n]:
+            kept.append(("categories", ", ".join(names)))
+    updated = _date_of(data, UPDATED_KEYS)
+    if updated and updated != _date_of(data, CREATED_KEYS):
+        kept.append(("updated", updated))
+    pairs = [
+        f"{key}={_compact(value)}"
+        for key, value in sorted(notes.items())
+        if key not in _ROUTING and _META_KEY.match(key) and value not in (None, "", [], {})
+    ]
+    if pairs:
+        joined = ", ".join(pairs)
+        cut = joined[:_MAX_META_CHARS]
+        kept.append(("metadata", cut if cut == joined else cut.rstrip() + "..."))
+    return tuple(kept)
+
+
+def _compact(value: object) -> str:
+    if isinstance(value, str):
+        return " ".join(value.split())
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _first_text(data: Mapping[str, object], keys: tuple[str, ...]) -> str | None:
     for key in keys:
         value = data.get(key)
         if isinstance(value, str) and value.strip():
@@ -61,7 +130,7 @@ def _first_text(data: dict[str, object], keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def _first_id(data: dict[str, object], keys: tuple[str, ...]) -> str | None:
+def _first_id(data: Mapping[str, object], keys: tuple[str, ...]) -> str | None:
     for key in keys:
         value = data.get(key)
         if isinstance(value, bool):
@@ -73,11 +142,10 @@ def _first_id(data: dict[str, object], keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def _created(data: dict[str, object]) -> str | None:
-    """The UTC date of the first usable created time, else None (the import date is used)."""
-    for key in CREATED_KEYS:
-        value = data.get(key)
-        day = _as_date(value)
+def _date_of(data: Mapping[str, object], keys: tuple[str, ...]) -> str | None:
+    """The UTC date of the first usable time under `keys`, else None."""
+    for key in keys:
+        day = _as_date(data.get(key))
         if day is not None:
             return day.isoformat()
     return None
