@@ -17,6 +17,7 @@ from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, get_args
 
+from memrepo.config import WorkspaceSettings
 from memrepo.errors import InvalidArgument
 from memrepo.folder.paths import normalize_target, slugify
 from memrepo.folder.repo import EntryWrite
@@ -67,7 +68,7 @@ class Planner:
             return "expired"
         workspace = slugify(fact.workspace) if fact.workspace else None
         settings = self.repo.config.workspace(workspace)
-        route = self._route(fact, workspace)
+        route = self._route(fact, workspace, settings)
         if route is None:
             return "invalid_scope"
         screened = screen(fact.text)
@@ -98,7 +99,9 @@ class Planner:
         """Where the fact was read, as its `source`: never a path of this machine."""
         return f"{self._name(fact.path)}#{clean(fact.anchor) if fact.anchor else f'L{fact.line}'}"
 
-    def _route(self, fact: Fact, workspace: str | None) -> Route | None:
+    def _route(
+        self, fact: Fact, workspace: str | None, settings: WorkspaceSettings
+    ) -> Route | None:
         try:
             route = choose_route(
                 workspace=workspace,
@@ -107,7 +110,7 @@ class Planner:
                 task_id=fact.task_id,
                 private=fact.private,
                 source="import",
-                settings=self.repo.config.workspace(workspace),
+                settings=settings,
             )
         except InvalidArgument:
             return None

@@ -145,11 +145,11 @@ def import_memory(
         tally.count(result)
         if result.status == "written" and result.ref:
             origin = write.metadata["source"]
-            seen.kept[key] = KnownFact(path=fact.path, origin=origin, ref=result.ref)
+            seen.kept[key] = (fact.path, origin, result.ref)
     for key, fact, plan in items:
         ref = _write_item(repo, plan, tally, dry_run)
         if ref is not None:
-            seen.kept[key] = KnownFact(path=fact.path, origin=plan.ref_id, ref=ref)
+            seen.kept[key] = (fact.path, plan.ref_id, ref)
     _report_gone(repo, f"{source.stem}:{location}", seen, tally, dry_run)
     if progress is not None:
         progress(tally.facts)

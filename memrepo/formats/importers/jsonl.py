@@ -67,13 +67,14 @@ def read_object(data: Mapping[str, object], path: str, line: int, *, where: str)
         wanted = ", ".join(TEXT_KEYS)
         return Rejected(path, line, "no_text", f"{where} has no text field ({wanted})")
     extra = data.get("metadata")
-    notes = {str(k): v for k, v in extra.items()} if isinstance(extra, dict) else {}
-    merged = {**notes, **data}  # the object's own fields win over its metadata's
+    notes = {str(k): v for k, v in extra.items()} if isinstance(extra, dict) and extra else {}
+    merged = {**notes, **data} if notes else data  # the object's own fields win
     fields = {name: _first_id(merged, keys) for name, keys in _ALIASES.items()}
     private = any(
         source.get("private") is True or source.get("privacy") == "private"
         for source in (data, notes)
     )
+    created = _date_of(data, CREATED_KEYS)
     memory_id = _first_id(data, ("id",))
     if memory_id and "memory" in data and fields["subject"] is None:
         fields["subject"] = f"mem0:{memory_id}"  # a changed mem0 memory supersedes its old text
@@ -81,17 +82,19 @@ def read_object(data: Mapping[str, object], path: str, line: int, *, where: str)
         body,
         path,
         line,
-        created=_date_of(data, CREATED_KEYS),
+        created=created,
         private=private,
         expires=_date_of(data, EXPIRES_KEYS),
         anchor=memory_id,
         key=f"id:{memory_id}" if memory_id else None,
-        meta=_kept(data, notes),
+        meta=_kept(data, notes, created),
         **fields,
     )
 
 
-def _kept(data: Mapping[str, object], notes: dict[str, object]) -> tuple[tuple[str, str], ...]:
+def _kept(
+    data: Mapping[str, object], notes: dict[str, object], created: str | None
+) -> tuple[tuple[str, str], ...]:
     """What an entry keeps of a memory beyond its text: categories, the update date and
     the caller's metadata (as `metadata: key=value, ...`, so its keys never collide
     with memrepo's own)."""
@@ -102,7 +105,7 @@ def _kept(data: Mapping[str, object], notes: dict[str, object]) -> tuple[tuple[s
         if names := [n for n in names if n]:
             kept.append(("categories", ", ".join(names)))
     updated = _date_of(data, UPDATED_KEYS)
-    if updated and updated != _date_of(data, CREATED_KEYS):
+    if updated and updated != created:
         kept.append(("updated", updated))
     pairs = [
         f"{key}={_compact(value)}"
@@ -145,7 +148,10 @@ def _first_id(data: Mapping[str, object], keys: tuple[str, ...]) -> str | None:
 def _date_of(data: Mapping[str, object], keys: tuple[str, ...]) -> str | None:
     """The UTC date of the first usable time under `keys`, else None."""
     for key in keys:
-        day = _as_date(data.get(key))
+        value = data.get(key)
+        if value is None:
+            continue
+        day = _as_date(value)
         if day is not None:
             return day.isoformat()
     return None
