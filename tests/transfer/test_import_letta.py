@@ -128,3 +128,17 @@ def test_a_huge_agent_file_is_refused(memory_repo: MemoryRepo, tmp_path: Path) -
         handle.truncate(65 << 20)
     with pytest.raises(ImportSourceError, match="at most 64 MiB"):
         memory_repo.import_memory(path, source="letta")
+
+
+def test_memfs_reimport_adds_nothing_and_a_removed_block_is_reported(
+    memory_repo: MemoryRepo, tmp_path: Path, git: Git
+) -> None:
+    source = copy_fixture("letta/memfs", tmp_path / "memory")
+    memory_repo.import_memory(source, source="letta")
+    before = state(memory_repo, git)
+    again = memory_repo.import_memory(source, source="letta")
+    assert (again.written, again.commit, again.problems) == (0, None, ())
+    assert state(memory_repo, git)[:3] == before[:3]
+    (source / "system" / "policies.md").unlink()
+    [gone] = memory_repo.import_memory(source, source="letta").problems
+    assert (gone.path, gone.line, gone.reason) == ("system/policies.md", 6, "deleted_upstream")

@@ -196,3 +196,17 @@ def test_a_huge_document_is_refused_with_a_hint(
     with pytest.raises(ImportSourceError, match=r"68,157,440 bytes.*as JSONL"):
         memory_repo.import_memory(path, source="jsonl")
     assert state(memory_repo, git) == before
+
+
+def test_a_jsonl_row_removed_upstream_is_reported_but_a_reordered_one_is_not(
+    memory_repo: MemoryRepo, tmp_path: Path
+) -> None:
+    dump = tmp_path / "facts.jsonl"
+    rows = ['{"text": "The build server is called osprey"}', '{"text": "Deploys on Tuesdays"}']
+    dump.write_text("\n".join(rows) + "\n")
+    memory_repo.import_memory(dump, source="jsonl")
+    dump.write_text(rows[1] + "\n" + rows[0] + "\n")  # reordered: nothing is gone
+    assert memory_repo.import_memory(dump, source="jsonl").problems == ()
+    dump.write_text(rows[1] + "\n")
+    [gone] = memory_repo.import_memory(dump, source="jsonl").problems
+    assert (gone.path, gone.line, gone.reason) == ("facts.jsonl", 2, "deleted_upstream")
