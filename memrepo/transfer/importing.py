@@ -38,7 +38,7 @@ from memrepo.models.items import ITEM_REF_PREFIX
 from memrepo.models.transfer import ImportFormat, ImportProblem, ImportReport
 from memrepo.transfer.import_ledger import Gone, KnownFact, Ledger, fact_key
 from memrepo.transfer.import_planner import BY, ORIGIN, REF_STORE, ItemPlan, Planner, clean
-from memrepo.transfer.import_sources import open_source
+from memrepo.transfer.import_sources import Source, open_source
 
 if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo
@@ -112,26 +112,7 @@ def import_memory(
     source = open_source(fmt, location, home=Path.home())
     planner = Planner(repo, source.title, source.stem)
     tally, seen = _Tally(), _Seen()
-    writes: list[tuple[str, Fact, EntryWrite]] = []
-    items: list[tuple[str, Fact, ItemPlan]] = []
-    for got in source.items:
-        if isinstance(got, Rejected):
-            tally.reject(got)
-            if got.line is None or got.reason == "malformed_frontmatter":
-                seen.unreadable.add(got.path)  # the whole file: its facts are not gone
-            continue
-        tally.facts += 1
-        key = fact_key(got)
-        seen.present.add(key)
-        planned = planner.plan(got)
-        if isinstance(planned, str):
-            tally.skipped[planned] += 1
-        elif isinstance(planned, EntryWrite):
-            writes.append((key, got, planned))
-        else:
-            items.append((key, got, planned))
-        if progress is not None and tally.facts % PROGRESS_EVERY == 0:
-            progress(tally.facts)
+    writes, items = _plan_all(planner, source, tally, seen, progress)
     results, commit = write_entries(
         repo.folder,
         [write for _, _, write in writes],
@@ -166,6 +147,34 @@ def import_memory(
         problem_count=tally.problem_count,
         commit=commit,
     )
+
+
+def _plan_all(
+    planner: Planner, source: Source, tally: _Tally, seen: _Seen, progress: Progress | None
+) -> tuple[list[tuple[str, Fact, EntryWrite]], list[tuple[str, Fact, ItemPlan]]]:
+    """Read every fact of the source and plan it: (key, fact, write) for the folder and
+    (key, fact, plan) for memory_items; problems and skips go to the tally."""
+    writes: list[tuple[str, Fact, EntryWrite]] = []
+    items: list[tuple[str, Fact, ItemPlan]] = []
+    for got in source.items:
+        if isinstance(got, Rejected):
+            tally.reject(got)
+            if got.line is None or got.reason == "malformed_frontmatter":
+                seen.unreadable.add(got.path)  # the whole file: its facts are not gone
+            continue
+        tally.facts += 1
+        key = fact_key(got)
+        seen.present.add(key)
+        planned = planner.plan(got)
+        if isinstance(planned, str):
+            tally.skipped[planned] += 1
+        elif isinstance(planned, EntryWrite):
+            writes.append((key, got, planned))
+        else:
+            items.append((key, got, planned))
+        if progress is not None and tally.facts % PROGRESS_EVERY == 0:
+            progress(tally.facts)
+    return writes, items
 
 
 def _report_gone(repo: MemoryRepo, key: str, seen: _Seen, tally: _Tally, dry_run: bool) -> None:
