@@ -11,6 +11,12 @@ At the end (after one `memrepo remember` commits what is pending): every acknowl
 write that was not undone is an entry exactly once, every undone one is gone, every
 editor token is on main and in the file, `git fsck --full` passes, and no reader ever
 saw an error (a failed command, a traceback, or any exception).
+
+As in part 2, an agent line the editor's own save overwrote (it read MEMORY.md just
+before memrepo's write landed, and saved its stale text over it) is the editor's doing,
+as with any program: it is counted apart, and only when git shows it, i.e. the commit
+that removed the line is the person's recorded edit and that same commit added one of
+the editor's tokens. Any other removal (by a memrepo write) is a loss.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _faults_common import Tally, Workers, cli, head_file, repo_problems, worktree_file
+from _faults_common import Tally, Workers, cli, git, head_file, repo_problems, worktree_file
 from _faults_editor import judge_tokens, new_repo, pace_ms
 
 from memrepo import MemoryRepo
@@ -63,8 +69,11 @@ def judge_entries(
     with MemoryRepo.open(root) as repo:
         found = Counter(entry.text for entry in repo.entries())
     expected = {text for text in acked.values() if text not in gone}
+    overwritten = 0
     for text in sorted(expected):
-        if found[text] == 0:
+        if found[text] == 0 and removed_by_editor_save(root, text):
+            overwritten += 1
+        elif found[text] == 0:
             tally.lose("writes_lost", f"{where} {text!r} (commit of it: {_commit(acked, text)})")
         elif found[text] > 1:
             tally.lose("duplicated", f"{where} {text!r} is {found[text]} entries")
@@ -73,6 +82,22 @@ def judge_entries(
             tally.lose("undone_still_there", f"{where} {text!r} was undone but is an entry")
     tally.add("entries_expected", len(expected))
     tally.add("entries_found", sum(1 for text in expected if found[text]))
+    tally.add("agent_lines_overwritten_by_editor", overwritten)
+
+
+def removed_by_editor_save(root: Path, text: str) -> bool:
+    """Whether the newest commit that changed `text`'s line count on main is the
+    person's recorded edit, and that commit also added an editor token (its stale save)."""
+    newest = git(root, "log", "-1", "--format=%H", f"-S{text}", "main").strip()
+    if not newest:
+        return False
+    message = git(root, "log", "-1", "--format=%B", newest)
+    if "Memrepo-Origin: edit" not in message or "Memrepo-By: user" not in message:
+        return False
+    patch = git(root, "show", "--format=", "--unified=0", newest)
+    removed = any(line.startswith("-") and text in line for line in patch.splitlines())
+    token = any(line.startswith("+- Saved by the editor ") for line in patch.splitlines())
+    return removed and token
 
 
 def _commit(acked: dict[str, str], text: str) -> str:

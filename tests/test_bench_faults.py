@@ -95,9 +95,12 @@ def test_an_in_place_save_still_open_across_a_write_is_kept() -> None:
 def test_eight_writers_undo_editor_and_readers_lose_nothing() -> None:
     summary = part("3 ")
     counts = summary["counts"]
-    assert counts["entries_found"] == counts["entries_expected"] > 0
-    assert counts["reads"] > 0 and counts["undos"] > 0
     assert summary["lost"] == 0, summary["losses"]
+    # Lines the editor's stale save overwrote are its doing (judged from git: see
+    # benchmarks/_faults_swarm.py); every other acknowledged write is an entry.
+    overwritten = counts.get("agent_lines_overwritten_by_editor", 0)
+    assert counts["entries_found"] + overwritten == counts["entries_expected"] > 0
+    assert counts["reads"] > 0 and counts["undos"] > 0
 
 
 @pytest.mark.slow
