@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -370,7 +370,7 @@ class GitStore:
         """Write the changes over files that still hold their version in `before` (see
         `bulkwrite.write_files`); the stat data of each file as written, for the index."""
         self._ensure_state_dirs()
-        expected = {path: file_blob_id(before, path) for path in prepared.changes}
+        expected = blob_ids_at(before, prepared.changes)
         plan = WorktreePlan(prepared.changes, prepared.blob_ids, expected, prepared.links)
         return bulkwrite.write_files(
             self.repo, self.state_dir / "tmp", plan, keep_changed=keep_changed
@@ -509,11 +509,36 @@ class GitStore:
 
 def file_blob_id(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
     """The blob a tree holds at `path` (a file or symlink), None when it holds none."""
+    return blob_ids_at(tree, (path,))[path]
+
+
+def blob_ids_at(tree: pygit2.Tree, paths: Iterable[str]) -> dict[str, pygit2.Oid | None]:
+    """`file_blob_id` for many paths, each folder's tree looked up once: `tree[path]`
+    walks down from the root every time, 70 us a path in a 364-file repo against under
+    1 us in a folder's tree already at hand (a dream's commit checks hundreds)."""
+    folders: dict[str, pygit2.Tree | None] = {}
+    found: dict[str, pygit2.Oid | None] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        if folder not in folders:
+            folders[folder] = _subtree(tree, folder)
+        subtree = folders[folder]
+        try:
+            entry = subtree[name] if subtree is not None else None
+        except KeyError:
+            entry = None
+        found[path] = entry.id if entry is not None and entry.filemode in _FILE_MODES else None
+    return found
+
+
+def _subtree(tree: pygit2.Tree, folder: str) -> pygit2.Tree | None:
+    if not folder:
+        return tree
     try:
-        entry = tree[path]
+        held = tree[folder]
     except KeyError:
         return None
-    return entry.id if entry.filemode in _FILE_MODES else None
+    return held if isinstance(held, pygit2.Tree) else None
 
 
 def blob_id_on_disk(root: Path, path: str) -> pygit2.Oid | None:
