@@ -6,7 +6,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,8 @@ while count < 0 or n < count:
     result = writer.ingest(ItemCandidate(content=text, subject_key=None))
     assert result.written, result
     n += 1
-    if n == 5:
-        print("running", flush=True)
+    if n in (5, 40):
+        print(f"written {n}", flush=True)  # committed: what the killed test counts on
 store.close()
 """
 
@@ -69,8 +68,10 @@ def test_a_process_killed_mid_ingest_leaves_a_sound_store(tmp_path: Path) -> Non
         [sys.executable, "-c", INGESTER, str(tmp_path), "-1"], stdout=subprocess.PIPE, text=True
     )
     try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "running"
-        time.sleep(0.5)
+        # Killed once 40 ingests are committed, while it goes on ingesting: no sleep
+        # decides what the store must hold.
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "written 5"
+        assert proc.stdout.readline().strip() == "written 40"
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -79,5 +80,5 @@ def test_a_process_killed_mid_ingest_leaves_a_sound_store(tmp_path: Path) -> Non
     _invariants_hold(tmp_path / "items.sqlite3")
     with ItemStore.open(tmp_path) as store:
         count = store.count()
-        assert count >= 5
+        assert count >= 40
         assert store.check() == []
