@@ -93,16 +93,29 @@ def git() -> Git:
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    """Call the CLI's `main` in this process; (exit code, stdout, stderr). Test modules
-    whose commands all name one repo define their own `run` that adds `--repo`."""
+def cli_in(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """`cli_in(root, *first)`: a `run` whose every call is `memrepo --repo ROOT FIRST...
+    ARGV...` through the CLI's `main` in this process, giving (exit code, stdout,
+    stderr). With no root, the arguments are passed as they are."""
 
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
+    def bind(root: str | Path | None = None, *first: str) -> Run:
+        prefix = [*(["--repo", str(root)] if root is not None else []), *first]
 
-    return call
+        def call(*argv: str) -> tuple[int, str, str]:
+            code = main([*prefix, *argv])
+            captured = capsys.readouterr()
+            return code, captured.out, captured.err
+
+        return call
+
+    return bind
+
+
+@pytest.fixture
+def run(cli_in: Callable[..., Run]) -> Run:
+    """The CLI as a person types it (no `--repo` added); test modules whose commands all
+    name one repo bind `cli_in(repo.root)` as their own `run`."""
+    return cli_in()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from collections.abc import Callable
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 from memrepo.models.context import ContextBlocks
 from memrepo.models.items import candidate
 
@@ -16,18 +15,12 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
     memory_repo.remember("The user prefers short answers", by="user")
     memory_repo.remember("We ship the postgres 16 migration on March 3", file="projects/db.md")
     memory_repo.remember("Deploys go through staging first", workspace="Web shop")
     memory_repo.remember("The user's blood type is AB", private=True)
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), "context", *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+    return cli_in(memory_repo.root, "context")
 
 
 def test_prints_the_blocks_the_gate_and_the_refs(run: Run) -> None:

@@ -9,19 +9,13 @@ from pathlib import Path
 import pytest
 
 from memrepo import InvalidArgument, MemoryRepo
-from memrepo.cli import main
 
 Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
+    return cli_in(memory_repo.root)
 
 
 def test_contact_fact_goes_to_items(run: Run, memory_repo: MemoryRepo) -> None:

@@ -9,22 +9,15 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
     memory_repo.remember("We ship the postgres 16 migration on March 3")
     memory_repo.remember("My blood type is AB", private=True, by="user")
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+    return cli_in(memory_repo.root)
 
 
 def test_recall_prints_ranked_hits(run: Run) -> None:

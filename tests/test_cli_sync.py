@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 from memrepo.errors import ReadOnlyRef
 
 Git = Callable[..., str]
+Run = Callable[..., tuple[int, str, str]]
 
 CONFIRM = "--i-own-this-private-repo"
 
@@ -31,76 +31,68 @@ def remote_refs(git: Git, url: str) -> set[str]:
     return {line.split("\t")[1] for line in out.splitlines() if not line.endswith("\tHEAD")}
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.fixture
 def remote(tmp_path: Path) -> str:
     return str(make_bare(tmp_path / "remote.git"))
 
 
 def test_remote_set_needs_the_confirmation_flag(
-    capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo, remote: str
+    run: Run, memory_repo: MemoryRepo, remote: str
 ) -> None:
     repo = ["--repo", str(memory_repo.root)]
-    code, out, err = run(capsys, *repo, "remote", "set", remote)
+    code, out, err = run(*repo, "remote", "set", remote)
     assert (code, out) == (1, "")
     assert CONFIRM in err
-    code, out, _ = run(capsys, *repo, "remote", "set", remote, CONFIRM)
+    code, out, _ = run(*repo, "remote", "set", remote, CONFIRM)
     assert code == 0 and remote in out
-    code, out, _ = run(capsys, *repo, "remote", "show", "--json")
+    code, out, _ = run(*repo, "remote", "show", "--json")
     assert json.loads(out)["remote"] == remote
-    code, out, _ = run(capsys, *repo, "remote", "remove")
+    code, out, _ = run(*repo, "remote", "remove")
     assert out.strip() == f"removed remote {remote}"
-    code, out, _ = run(capsys, *repo, "remote", "show")
+    code, out, _ = run(*repo, "remote", "show")
     assert out.startswith("remote: (none")
 
 
 def test_a_url_with_credentials_is_refused_with_the_reason(
-    capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo
+    run: Run, memory_repo: MemoryRepo
 ) -> None:
     url = "https://me:hunter2@example.com/memory.git"
-    code, _, err = run(capsys, "--repo", str(memory_repo.root), "remote", "set", url, CONFIRM)
+    code, _, err = run("--repo", str(memory_repo.root), "remote", "set", url, CONFIRM)
     assert code == 1
     assert "carries credentials" in err and "hunter2" not in err
 
 
 def test_clone_sync_and_conflicts_end_to_end(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, remote: str, git: Git
+    run: Run, tmp_path: Path, remote: str, git: Git
 ) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
-    assert run(capsys, "init", str(a))[0] == 0
-    assert run(capsys, "--repo", str(a), "remote", "set", remote, CONFIRM)[0] == 0
-    assert run(capsys, "--repo", str(a), "remember", "Editor is helix", "--subject", "editor",
+    assert run("init", str(a))[0] == 0
+    assert run("--repo", str(a), "remote", "set", remote, CONFIRM)[0] == 0
+    assert run("--repo", str(a), "remember", "Editor is helix", "--subject", "editor",
                "--by", "user")[0] == 0  # fmt: skip
-    code, out, _ = run(capsys, "--repo", str(a), "sync")
+    code, out, _ = run("--repo", str(a), "sync")
     assert code == 0 and out.startswith("pushed main to the empty remote")
-    code, out, _ = run(capsys, "clone", remote, str(b), CONFIRM)
+    code, out, _ = run("clone", remote, str(b), CONFIRM)
     assert code == 0 and "1 entries" in out
-    run(
-        capsys, "--repo", str(a), "remember", "Editor is zed", "--subject", "editor", "--by", "user"
-    )
-    run(capsys, "--repo", str(b), "remember", "Editor is vim", "--subject", "editor")
-    assert run(capsys, "--repo", str(a), "sync")[0] == 0
-    code, out, _ = run(capsys, "--repo", str(b), "sync", "--json")
+    run("--repo", str(a), "remember", "Editor is zed", "--subject", "editor", "--by", "user")
+    run("--repo", str(b), "remember", "Editor is vim", "--subject", "editor")
+    assert run("--repo", str(a), "sync")[0] == 0
+    code, out, _ = run("--repo", str(b), "sync", "--json")
     report = json.loads(out)
     assert report["integration"] == "merged" and report["pushed"] is True
     assert [c["kind"] for c in report["conflicts"]] == ["subject"]
     branch = report["conflict_branch"]
-    code, out, _ = run(capsys, "--repo", str(b), "conflicts", "list")
+    code, out, _ = run("--repo", str(b), "conflicts", "list")
     assert out.startswith(branch) and "MEMORY.md (subject)" in out
-    code, out, _ = run(capsys, "--repo", str(b), "conflicts", "show", branch)
+    code, out, _ = run("--repo", str(b), "conflicts", "show", branch)
     assert code == 0 and "Editor is vim" in out
-    code, out, _ = run(capsys, "--repo", str(b), "remote", "show")
+    code, out, _ = run("--repo", str(b), "remote", "show")
     assert f"conflict branch: {branch}" in out and "last sync:" in out
     assert remote_refs(git, remote) == {"refs/heads/main"}
 
 
 def test_team_commands_and_read_only_refs(
-    capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo, tmp_path: Path, git: Git
+    run: Run, memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:
     team = make_bare(tmp_path / "team.git")
     work = tmp_path / "teammate"
@@ -110,20 +102,20 @@ def test_team_commands_and_read_only_refs(
     git(work, "commit", "-q", "-m", "team")
     git(work, "push", "-q", "origin", "HEAD:main")
     repo = ["--repo", str(memory_repo.root)]
-    code, out, _ = run(capsys, *repo, "team", "add", "platform", str(team))
+    code, out, _ = run(*repo, "team", "add", "platform", str(team))
     assert code == 0 and out.startswith("team platform:")
-    code, out, _ = run(capsys, *repo, "team", "list", "--json")
+    code, out, _ = run(*repo, "team", "list", "--json")
     assert [t["name"] for t in json.loads(out)] == ["platform"]
-    code, out, _ = run(capsys, *repo, "recall", "frozen in december", "--json")
+    code, out, _ = run(*repo, "recall", "frozen in december", "--json")
     ref = json.loads(out)["hits"][0]["ref"]
     assert ref.startswith("team:platform:MEMORY.md#")
-    code, _, err = run(capsys, *repo, "forget", ref)
+    code, _, err = run(*repo, "forget", ref)
     assert code == 1 and "belongs to a team repo, which memrepo never writes" in err
     with pytest.raises(ReadOnlyRef):
         MemoryRepo.open(memory_repo.root).forget(ref)
-    code, out, _ = run(capsys, *repo, "team", "remove", "platform")
+    code, out, _ = run(*repo, "team", "remove", "platform")
     assert out.strip() == "removed team platform"
-    code, _, err = run(capsys, *repo, "team", "remove", "platform")
+    code, _, err = run(*repo, "team", "remove", "platform")
     assert code == 1 and "no such team" in err
 
 

@@ -22,13 +22,8 @@ SEED = memory(
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], repo: MemoryRepo) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+def run(cli_in: Callable[..., Run], repo: MemoryRepo) -> Run:
+    return cli_in(repo.root)
 
 
 def test_dream_then_review_from_the_command_line(

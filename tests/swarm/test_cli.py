@@ -11,7 +11,6 @@ from collections.abc import Callable
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 from .conftest import Git, commit_count
 
@@ -20,15 +19,8 @@ CLI = "import sys; from memrepo.cli import main; sys.exit(main())"
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
-    """Call `main` on the test repo and return (exit code, stdout, stderr)."""
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
+    return cli_in(memory_repo.root)
 
 
 def test_tasks_notes_and_show(run: Run, memory_repo: MemoryRepo, git: Git) -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 Run = Callable[..., tuple[int, str, str]]
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
@@ -18,13 +17,8 @@ Git = Callable[..., str]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
+    return cli_in(memory_repo.root)
 
 
 def test_encrypted_export_and_restore_round_trip(

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.cli import main
 
 from .test_import_support import copy_fixture
 
@@ -17,13 +16,8 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], memory_repo: MemoryRepo) -> Run:
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = main(["--repo", str(memory_repo.root), *argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return call
+def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
+    return cli_in(memory_repo.root)
 
 
 def test_a_mem0_export_imports_and_a_deletion_is_printed(run: Run, tmp_path: Path) -> None:
