@@ -10,8 +10,9 @@ else is one line in the terminal and a page saying so, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -116,15 +117,31 @@ def build_app(
     all_routes: list[BaseRoute] = [*routes(), Mount("/static", static, name="static")]
     app = Starlette(
         routes=all_routes,
-        exception_handlers={
-            errors.MemrepoError: _memrepo_error,
-            HTTPException: _http_error,
-            Exception: _internal_error,
-        },
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
     )
     app.state.hub = hub
     gate = Gate(app, port=port, sessions=hub.sessions, refusal=templates.refusal, log=log)
     return gate, hub
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(endpoint: Endpoint) -> Endpoint:
+    """`endpoint` with its failures turned into pages here, where the response has not
+    started: Starlette's last-resort handler would also re-raise to the server, which
+    prints a traceback and drops the browser's connection."""
+
+    @functools.wraps(endpoint)
+    async def run(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except errors.MemrepoError as exc:
+            return await _memrepo_error(request, exc)
+        except Exception as exc:
+            return await _internal_error(request, exc)
+
+    return run
 
 
 async def _memrepo_error(request: Request, exc: Exception) -> Response:

@@ -45,10 +45,11 @@ def when(value: datetime | str | None) -> str:
     return value
 
 
-def link(path: str, **params: object) -> str:
-    """`path` with a query string of the params that are set (None and "" left out)."""
+def link(to: str, /, **params: object) -> str:
+    """The page `to` with a query string of the params that are set (None, "" and
+    False left out)."""
     query = {k: str(v) for k, v in params.items() if v is not None and v != "" and v is not False}
-    return f"{path}?{urlencode(query)}" if query else path
+    return f"{to}?{urlencode(query)}" if query else to
 
 
 class Templates:

@@ -76,8 +76,8 @@ class Browserish:
     served: Served
     http: httpx2.Client
 
-    def get(self, path: str, **params: str) -> httpx2.Response:
-        return self.http.get(path, params=params)
+    def get(self, to: str, /, **params: str) -> httpx2.Response:
+        return self.http.get(to, params=params)
 
     def csrf(self, path: str = "/") -> str:
         page = self.get(path)

@@ -1,12 +1,21 @@
-"""The hub's pages, one module per page (and the actions its buttons post)."""
+"""The hub's pages, one module per page (and the actions its buttons post).
+
+Each module lists its `ROUTES` as (path, endpoint, method); `routes()` guards every
+endpoint so a failure is a page, never a traceback (`memrepo.hub.app.guarded`).
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Route
 
 
 def routes() -> list[BaseRoute]:
     """Every page's routes."""
-    from memrepo.hub.pages import knows
+    from memrepo.hub.app import guarded
+    from memrepo.hub.pages import knows, memory
 
-    return [*knows.ROUTES]
+    found: list[BaseRoute] = []
+    for module in (knows, memory):
+        for path, endpoint, method in module.ROUTES:
+            found.append(Route(path, guarded(endpoint), methods=[method]))
+    return found

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import done, form_of, hub_of, query_of, session_of
+from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of, session_of
 from memrepo.hub.rows import Filters, Row, entry_row, item_row, listing
 from memrepo.models import ItemFilters
 
@@ -38,7 +37,7 @@ async def toggle_private(request: Request) -> Response:
     return done(request, f"Private items are {shown}.")
 
 
-ROUTES = [
-    Route("/", knows, methods=["GET"]),
-    Route("/session/private", toggle_private, methods=["POST"]),
+ROUTES: list[tuple[str, Endpoint, str]] = [
+    ("/", knows, "GET"),
+    ("/session/private", toggle_private, "POST"),
 ]

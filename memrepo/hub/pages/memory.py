@@ -1,0 +1,148 @@
+"""One memory: its text and metadata, where it came from (`why`), and what a person can
+do about it, each button one `MemoryRepo` verb as the CLI calls it:
+
+- edit: `edit(ref, text=...)`, a new commit (the CLI's `memrepo edit REF --text`);
+- confirm: `confirm(ref)` (`memrepo confirm`): the agent's inference becomes the
+  person's word;
+- pin: a folder entry is moved to MEMORY.md, which every prompt carries (`memrepo move
+  REF MEMORY.md`); folder lines have no pin flag of their own (DESIGN §7);
+- forget: `forget(ref)` (`memrepo forget`, `memrepo items forget`);
+- undo: `undo(commit)` (`memrepo undo`) of any commit in its history.
+
+Editing and pinning a memory item need verbs `MemoryRepo` does not have yet (a
+superseding user_stated revision, a pin flag, reference §5a): the page says so instead
+of imitating them with rules of its own.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from memrepo.engine import MemoryRepo
+from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
+from memrepo.hub.forms import BadForm
+from memrepo.hub.render import link, short
+from memrepo.models import EntryView, ItemDetail, WhyReport
+
+ENTRY_POINT = "MEMORY.md"
+FOLDER_PREFIX = "folder:"
+ITEM_PREFIX = "memory:"
+
+
+def _ref(value: str | None) -> str:
+    if value is None:
+        raise BadForm("which memory? the address names none (ref=...)")
+    if not value.startswith((FOLDER_PREFIX, ITEM_PREFIX, "team:", "swarm:")):
+        raise BadForm(f"{value!r} is not a memory ref (folder:..., memory:..., team:...)")
+    return value
+
+
+async def memory(request: Request) -> Response:
+    hub = hub_of(request)
+    ref = _ref(query_of(request).get("ref"))
+
+    def read(repo: MemoryRepo) -> tuple[WhyReport, EntryView | None, ItemDetail | None]:
+        why = repo.why(ref)
+        if why.store == "items":
+            return why, None, repo.item(ref)
+        path = why.events[-1].path if why.events else ref.removeprefix(FOLDER_PREFIX)
+        path = path.rpartition("#")[0] if "#" in path else path
+        entry_id = ref.rpartition("#")[2]
+        entry = None
+        if why.present:
+            entry = next((e for e in repo.entries(path) if e.id == entry_id), None)
+        return why, entry, None
+
+    why, entry, detail = await hub.call(read)
+    context = {
+        "ref": ref,
+        "why": why,
+        "entry": entry,
+        "detail": detail,
+        "root": str(hub.worker.repo.root),
+        "entry_point": ENTRY_POINT,
+    }
+    return hub.templates.page(request, "memory.html", context)
+
+
+async def edit(request: Request) -> Response:
+    form = form_of(request)
+    ref = _ref(form.get("ref"))
+    text = form.require("text")
+    result = await hub_of(request).call(lambda repo: repo.edit(ref, text=text))
+    if not result.changed:
+        return done(request, "It already says that: nothing changed.")
+    redacted = f" ({len(result.redacted)} secret(s) redacted)" if result.redacted else ""
+    return _to_memory(
+        request, result.ref, f"Edited in {short(result.commit)}{redacted}.", result.commit
+    )
+
+
+async def confirm(request: Request) -> Response:
+    ref = _ref(form_of(request).get("ref"))
+    result = await hub_of(request).call(lambda repo: repo.confirm(ref))
+    if not result.confirmed:
+        return done(request, "Already your word: nothing to confirm.")
+    where = f" in {short(result.commit)}" if result.commit else ""
+    return done(request, f"Confirmed{where}: it now stands in every prompt.", undo=result.commit)
+
+
+async def pin(request: Request) -> Response:
+    ref = _ref(form_of(request).get("ref"))
+    if ref.startswith(ITEM_PREFIX):
+        raise BadForm("pinning a memory item needs a MemoryRepo verb that does not exist yet")
+    result = await hub_of(request).call(lambda repo: repo.move(ref, ENTRY_POINT))
+    text = f"Moved to {ENTRY_POINT} in {short(result.commit)}: every prompt carries it."
+    if result.merged:
+        text = f"{ENTRY_POINT} held it already; removed from {result.source}."
+    return _to_memory(request, result.ref, text, result.commit)
+
+
+async def forget(request: Request) -> Response:
+    ref = _ref(form_of(request).get("ref"))
+    result = await hub_of(request).call(lambda repo: repo.forget(ref))
+    if result.store == "items":
+        return done(request, f"Forgot {result.ref} (every revision scrubbed).")
+    return done(request, f"Forgot it in {short(result.commit)}.", undo=result.commit)
+
+
+async def undo(request: Request) -> Response:
+    commit = form_of(request).require("commit")
+    if not all(c in "0123456789abcdef" for c in commit.lower()) or len(commit) > 64:
+        raise BadForm(f"{commit!r} is not a commit id")
+    result = await hub_of(request).call(lambda repo: repo.undo(commit))
+    return done(
+        request,
+        f"Undid {short(result.undone)} in {short(result.commit)} "
+        f"({result.entries_removed} removed, {result.entries_restored} restored).",
+        undo=result.commit,
+    )
+
+
+async def file(request: Request) -> Response:
+    hub = hub_of(request)
+    path = query_of(request).get("path")
+    if path is None:
+        raise BadForm("which file? the address names none (path=...)")
+    text = await hub.call(lambda repo: repo.read_text(path))
+    context = {"path": path, "lines": text.splitlines(), "root": str(hub.worker.repo.root)}
+    return hub.templates.page(request, "file.html", context)
+
+
+def _to_memory(request: Request, ref: str, text: str, commit: str | None) -> Response:
+    """The message, then the memory's page under its ref now (an edit or move may
+    change it)."""
+    done(request, text, undo=commit)
+    return RedirectResponse(link("/memory", ref=ref), status_code=303)
+
+
+ROUTES: list[tuple[str, Endpoint, str]] = [
+    ("/memory", memory, "GET"),
+    ("/memory/edit", edit, "POST"),
+    ("/memory/confirm", confirm, "POST"),
+    ("/memory/pin", pin, "POST"),
+    ("/memory/forget", forget, "POST"),
+    ("/undo", undo, "POST"),
+    ("/file", file, "GET"),
+]
