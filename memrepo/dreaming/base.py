@@ -20,17 +20,14 @@ test_dry_run.py, whose strict xfail marks that case).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memrepo.dreaming.snapshot import SWARM_PREFIX
-from memrepo.errors import DirtyWorktree, SecretInEdit, SecretInFileName, WorktreeChanged
-from memrepo.folder import atomic, branches
-from memrepo.folder.paths import check_path, secret_in_path
+from memrepo.folder import branches
 from memrepo.folder.renames import find_renames
 from memrepo.folder.repo import MemoryFolder
-from memrepo.hygiene import find_secrets, redact_secrets
+from memrepo.folder.transaction import person_edits
 
 #: Given missing paths, where git says each one went (see `links.RenameFinder`).
 Renames = Callable[[Iterable[str]], Mapping[str, str]]
@@ -98,39 +95,10 @@ def plan_base(folder: MemoryFolder, *, dry_run: bool) -> Base:
 def _pending_changes(folder: MemoryFolder) -> dict[str, bytes | None]:
     """The files the edit commit of a real dream would hold (None: deleted), refused as
     `WriteTransaction.begin` refuses them."""
-    store = folder.store
-    pending = store.pending_edits()
+    pending = folder.store.pending_edits()
     if not pending.paths:
         return {}
-    if not folder.config.auto_commit_user_edits:
-        raise DirtyWorktree(pending.paths)
-    changes: dict[str, bytes | None] = {}
-    for path in (*pending.modified, *pending.added):
-        if atomic.being_written(f"{os.fspath(store.root)}/{path}"):
-            raise WorktreeChanged(path, busy=True)
-        data = store.read_worktree(path)
-        if data is None:
-            continue
-        _refuse_secrets(path, data)
-        changes[path] = data
-    for path in pending.deleted:
-        changes[path] = None
-    for path in changes:
-        check_path(path, store.root)
-    return changes
-
-
-def _refuse_secrets(path: str, data: bytes) -> None:
-    """The edit commit's own refusal (`transaction._refuse_secrets`, same errors): a
-    dream never commits a secret for a person, so its dry run stops there too."""
-    named = secret_in_path(path)
-    if named:
-        raise SecretInFileName(redact_secrets(path)[0], named)
-    text = data.decode("utf-8", "replace")
-    found = find_secrets(text)
-    if found:
-        line = text.count("\n", 0, found[0].start) + 1
-        raise SecretInEdit(path, line, found[0].kind)
+    return person_edits(folder.store, folder.config, pending)
 
 
 def _moved_by_hand(

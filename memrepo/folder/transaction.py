@@ -108,8 +108,6 @@ class WriteTransaction:
         self._refresh_stale_stat(time.perf_counter() - started)
         if not pending.paths:
             return parent
-        if not self.config.auto_commit_user_edits:
-            raise DirtyWorktree(pending.paths)
         return self._commit_edits(parent, pending)
 
     def _refresh_stale_stat(self, scanned: float) -> None:
@@ -151,17 +149,7 @@ class WriteTransaction:
 
     def _commit_edits(self, parent: pygit2.Commit, pending: PendingEdits) -> pygit2.Commit:
         """The person's edits as their own commit, of the bytes on disk as they are."""
-        changes: dict[str, bytes | None] = {}
-        for path in (*pending.modified, *pending.added):
-            if atomic.being_written(f"{os.fspath(self.store.root)}/{path}"):
-                raise WorktreeChanged(path, busy=True)  # half a save is not their edit
-            data = self.store.read_worktree(path)
-            if data is None:
-                continue
-            _refuse_secrets(path, data)
-            changes[path] = data
-        for path in pending.deleted:
-            changes[path] = None
+        changes = person_edits(self.store, self.config, pending)
         if not changes:
             return parent
         names = sorted(changes)
@@ -173,13 +161,36 @@ class WriteTransaction:
             body="\n".join(f"- {name}" for name in names),
         )
         user = user_identity(self.store.repo) or self.store.identity
-        for path in changes:
-            check_path(path, self.store.root)
         prepared = self.store.prepare_small(changes, message, parent, author=user)
         self.store.publish(prepared, write_worktree=False)
         head = self.store.main_commit()
         assert head is not None
         return head
+
+
+def person_edits(
+    store: GitStore, config: LocalConfig, pending: PendingEdits
+) -> dict[str, bytes | None]:
+    """Step 2's files: what the commit of a person's uncommitted edits holds (None: a
+    deleted file), refused when memrepo must not commit them for the person: auto-commit
+    is off, a file is still being saved, a file's name or bytes hold a secret, a path is
+    not one a write may name. A dream's dry run predicts that commit with this too."""
+    if not config.auto_commit_user_edits:
+        raise DirtyWorktree(pending.paths)
+    changes: dict[str, bytes | None] = {}
+    for path in (*pending.modified, *pending.added):
+        if atomic.being_written(f"{os.fspath(store.root)}/{path}"):
+            raise WorktreeChanged(path, busy=True)  # half a save is not their edit
+        data = store.read_worktree(path)
+        if data is None:
+            continue
+        _refuse_secrets(path, data)
+        changes[path] = data
+    for path in pending.deleted:
+        changes[path] = None
+    for path in changes:
+        check_path(path, store.root)
+    return changes
 
 
 def check_files(
