@@ -10,12 +10,9 @@ error its dry run stops with the same one.
 
 Renames: a dream points a broken `[[link]]` at the file git says it was renamed to, and
 git infers renames from commits, the edit commit included. A dry run has no edit commit,
-so it lays over main's history the renames of a file moved by hand with its bytes
-unchanged (`mv old.md new.md`), which git always detects. A file that was both moved and
-edited before the dream is found by the dream (git's similarity) but not predicted: the
-dry run reports its links as broken, which the dream then fixes. Reading similarity takes
-git's own diff machinery, which belongs to the folder layer (see tests/dreaming/
-test_dry_run.py, whose strict xfail marks that case).
+so it lays over main's history the renames git would see in it: the same similarity,
+over main's tree and the working tree (`folder.renames.renames_on_disk`), so a file
+moved by hand, edited or not, is predicted as the dream will find it.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from dataclasses import dataclass, field
 
 from memrepo.dreaming.snapshot import SWARM_PREFIX
 from memrepo.folder import branches
-from memrepo.folder.renames import find_renames
+from memrepo.folder.renames import find_renames, renames_on_disk
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.transaction import person_edits
 
@@ -79,7 +76,6 @@ def plan_base(folder: MemoryFolder, *, dry_run: bool) -> Base:
     changes = _pending_changes(folder)
     if not changes:
         return Base(commit, files, paths)
-    before = dict(files)
     listed = set(paths)
     for path, data in changes.items():
         if data is None:
@@ -89,7 +85,7 @@ def plan_base(folder: MemoryFolder, *, dry_run: bool) -> Base:
         listed.add(path)
         if not path.startswith(SWARM_PREFIX):
             files[path] = data
-    return Base(commit, files, frozenset(listed), _moved_by_hand(before, changes))
+    return Base(commit, files, frozenset(listed), renames_on_disk(folder, commit, changes))
 
 
 def _pending_changes(folder: MemoryFolder) -> dict[str, bytes | None]:
@@ -99,25 +95,3 @@ def _pending_changes(folder: MemoryFolder) -> dict[str, bytes | None]:
     if not pending.paths:
         return {}
     return person_edits(folder.store, folder.config, pending)
-
-
-def _moved_by_hand(
-    before: Mapping[str, bytes], changes: Mapping[str, bytes | None]
-) -> dict[str, str]:
-    """Deleted files whose exact bytes are now one new file's (and no other deleted
-    file's): a move git's rename detection always pairs. Empty files are left out, as
-    git leaves them out."""
-    gone: dict[bytes, list[str]] = {}
-    for path, data in changes.items():
-        old = before.get(path)
-        if data is None and old:
-            gone.setdefault(old, []).append(path)
-    new: dict[bytes, list[str]] = {}
-    for path, data in changes.items():
-        if data and path not in before:
-            new.setdefault(data, []).append(path)
-    return {
-        olds[0]: new[data][0]
-        for data, olds in gone.items()
-        if len(olds) == 1 and len(new.get(data, ())) == 1
-    }

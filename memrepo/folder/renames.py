@@ -8,10 +8,10 @@ similarity, and the walk stops as soon as every missing path is accounted for.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 import pygit2
-from pygit2.enums import DeltaStatus, DiffFind, FileMode
+from pygit2.enums import DeltaStatus, DiffFind, DiffOption, FileMode
 
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.trees import walk_tree
@@ -51,6 +51,35 @@ def find_renames(
         if len(found) == len(wanted):
             break
     return found
+
+
+def renames_on_disk(
+    folder: MemoryFolder, commit_id: str, changes: Mapping[str, bytes | None]
+) -> dict[str, str]:
+    """The renames git would see in a commit of a person's pending edits (`changes`, as
+    `transaction.person_edits` collects them) on top of `commit_id`, without making it:
+    the same similarity, over the commit's tree and the working tree, so a dream's dry
+    run predicts the links its edit commit lets the dream fix. Reads only."""
+    gone = {path for path, data in changes.items() if data is None}
+    new = {path for path, data in changes.items() if data is not None}
+    if not gone or not new:
+        return {}
+    commit = folder.repo[commit_id]
+    assert isinstance(commit, pygit2.Commit)
+    untracked = (
+        DiffOption.INCLUDE_UNTRACKED
+        | DiffOption.RECURSE_UNTRACKED_DIRS
+        | DiffOption.SHOW_UNTRACKED_CONTENT
+    )
+    diff = commit.tree.diff_to_workdir(untracked)
+    diff.find_similar(DiffFind.FIND_RENAMES | DiffFind.FIND_FOR_UNTRACKED)
+    return {
+        delta.old_file.path: delta.new_file.path
+        for delta in diff.deltas
+        if delta.status == DeltaStatus.RENAMED
+        and delta.old_file.path in gone
+        and delta.new_file.path in new
+    }
 
 
 def _renames_in(repo: pygit2.Repository, commit: pygit2.Commit) -> dict[str, str]:

@@ -158,9 +158,6 @@ def test_a_dry_run_predicts_the_dream(
     assert found_by in {op.found_by for op in (*done.safe, *done.pending_review)}
 
 
-@pytest.mark.xfail(reason="a file moved and edited by hand: the dream's edit commit lets git "
-                   "pair it by similarity, which a dry run cannot ask git for from dreaming/ "
-                   "(see memrepo/dreaming/base.py)")  # fmt: skip
 def test_a_file_moved_and_edited_by_hand_is_predicted(repo: MemoryRepo, commit: Commit) -> None:
     commit({"MEMORY.md": SEED, "topics/infra.md": INFRA, "topics/old.md": OLD})
     (repo.root / "topics/old.md").unlink()
