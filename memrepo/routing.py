@@ -1,4 +1,4 @@
-"""Where a remembered fact goes (DESIGN §3 step 2), decided in one place.
+"""Where a remembered fact goes (docs/architecture.md §3 step 2), decided in one place.
 
 The folder is shared: it syncs to a remote, teams may read it, people browse it. So
 anything about a contact, anything bound to one task, anything private, everything of a

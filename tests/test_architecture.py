@@ -1,4 +1,5 @@
-"""The layering of DESIGN §1, checked on the source so a reach upwards fails a test."""
+"""The layering of docs/architecture.md §1, checked on the source so a reach upwards fails
+a test."""
 
 from __future__ import annotations
 

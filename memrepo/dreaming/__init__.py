@@ -1,5 +1,5 @@
-"""Dreaming (DESIGN §11): cleanups of the memory folder as one undoable commit, the rest
-on a review branch.
+"""Dreaming (docs/architecture.md §11): cleanups of the memory folder as one undoable
+commit, the rest on a review branch.
 
 Deterministic passes, one module each (`expiry`, `duplicates`, `subjects`, `links`,
 `unlisted`, `overflow`), plus a pluggable model (`model.DreamModel`; `OfflineModel` by

@@ -1,7 +1,7 @@
 """What a dream looks at: main's files, parsed once, with every entry as a `Fact`.
 
-Swarm folders are never dreamed over (DESIGN §10) and team repos are not in the tree at
-all, so both are out of reach by construction. Facts are grouped by visibility: every
+Swarm folders are never dreamed over (docs/architecture.md §10) and team repos are not in
+the tree at all, so both are out of reach by construction. Facts are grouped by visibility: every
 file outside `workspaces/` is read by every session, a workspace file only by its
 workspace, so two facts are compared (duplicates, contradictions) only within one group.
 

@@ -1,10 +1,10 @@
-"""The rules an entry write follows inside one file (DESIGN §3 steps 3-5), shared by the
-one-entry write (`MemoryFolder.write_entry`) and the batch (`bulk.write_entries`).
+"""The rules an entry write follows inside one file (docs/architecture.md §3 steps 3-5),
+shared by the one-entry write (`MemoryFolder.write_entry`) and the batch (`bulk.write_entries`).
 
 Trust order. A `subject` names a single-valued fact, so a new line with the subject of
 an existing one replaces it, unless the holder is more trusted than the writer: then the
 write is `skipped/outranked`. The folder's `by` values rank as the memory_items sources
-they stand for (DESIGN §5, reference §3 step 5), through the same `trust_rank`:
+they stand for (docs/architecture.md §5, reference §3 step 5), through the same `trust_rank`:
 
     by: user    user_stated   a person said it (a bullet without `by` is a person's)
     by: dream   curated       a dream's consolidation of what was there

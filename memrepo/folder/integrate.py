@@ -1,6 +1,6 @@
 """Moving main to what a sync brought in: a fast-forward or a merge commit.
 
-Only the folder layer moves main (DESIGN §1), so sync decides *what* main becomes (a
+Only the folder layer moves main (docs/architecture.md §1), so sync decides *what* main becomes (a
 fetched commit, or a merged tree) and this module makes it so with the same conventions
 as every other write: the write lock is held, main is compared-and-swapped against the
 commit the decision was made on, and the crash journal names the new commit and the old

@@ -1,7 +1,8 @@
-"""Who repeated a folder entry. A repeat makes no line and no commit (DESIGN §3 step 4),
-so git cannot tell that a second task or a person also stated the fact; this local record
-can. It decides one thing: an agent may drop "its own" inference without asking only
-while nobody else has stated it too (`memrepo.tools.forget`).
+"""Who repeated a folder entry. A repeat makes no line and no commit
+(docs/architecture.md §3 step 4), so git cannot tell that a second task or a person also
+stated the fact; this local record can. It decides one thing: an agent may drop "its
+own" inference without asking only while nobody else has stated it too
+(`memrepo.tools.forget`).
 
 The record lives in `.git/memrepo/reinforcements.json`, written under the write lock like
 every write and never synced (approval is a local matter). Only repeats are recorded, a

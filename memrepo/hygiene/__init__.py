@@ -1,8 +1,9 @@
 """Screening shared by every producer of memories: pure functions, no I/O, no state.
 
-``screen`` is the pipeline (DESIGN §3 step 1); ``find_secrets`` / ``redact_secrets`` are
-the one secret detector; the rest are the pieces ``screen`` is made of, public so other
-producers (imports, dreaming, swarm notes) apply exactly the same rules.
+``screen`` is the pipeline (docs/architecture.md §3 step 1); ``find_secrets`` /
+``redact_secrets`` are the one secret detector; the rest are the pieces ``screen`` is
+made of, public so other producers (imports, dreaming, swarm notes) apply exactly the
+same rules.
 
 This package imports nothing else of memrepo, so any layer may use it.
 """

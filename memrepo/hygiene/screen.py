@@ -1,4 +1,4 @@
-"""The screen every candidate memory passes before it is written (DESIGN §3 step 1).
+"""The screen every candidate memory passes before it is written (docs/architecture.md §3 step 1).
 
 Order matters and is part of the contract:
 

@@ -1,4 +1,4 @@
-"""memory_items: the SQLite store of contact, task and private facts (DESIGN §5).
+"""memory_items: the SQLite store of contact, task and private facts (docs/architecture.md §5).
 
 `ItemStore` owns the one connection and is the only code that writes the database;
 `ItemWriter` is the pipeline every producer's facts go through (screen, redact, policy,

@@ -32,7 +32,7 @@ class Decision:
 
 
 def scope_problem(candidate: ItemCandidate) -> str | None:
-    """Why the scope fields do not fit together, or None (DESIGN §5 scope shapes)."""
+    """Why the scope fields do not fit together, or None (docs/architecture.md §5 scope shapes)."""
     scope, ref = candidate.scope, candidate.scope_ref
     if scope == "global" and (candidate.workspace_id or ref):
         return "a global item has no workspace_id and no scope_ref"

@@ -41,7 +41,7 @@ CREATE TABLE memory_items (
 )
 """
 
-# The two invariants of DESIGN §5. Queries must repeat these exact expressions (and
+# The two invariants of docs/architecture.md §5. Queries must repeat these exact expressions (and
 # `status = 'active'`) for SQLite to use them; see `_tx.SCOPE_KEY`.
 _INVARIANTS = (
     "CREATE UNIQUE INDEX idx_memory_items_active_hash ON memory_items("

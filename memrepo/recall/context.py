@@ -1,4 +1,5 @@
-"""Prompt context for one turn (DESIGN §7): the gate, L0, L1, extra sources, one budget.
+"""Prompt context for one turn (docs/architecture.md §7): the gate, L0, L1, extra sources,
+one budget.
 
 `ContextBuilder.build(request)`:
 

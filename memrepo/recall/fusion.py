@@ -1,4 +1,4 @@
-"""Weighted reciprocal-rank fusion (DESIGN §6).
+"""Weighted reciprocal-rank fusion (docs/architecture.md §6).
 
 score = Σ over lanes of weight / (k + rank). Hits with the same normalized text merge: the
 strongest lane's hit is kept and every lane's rank is recorded. Relevance is the score

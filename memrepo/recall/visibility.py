@@ -1,4 +1,4 @@
-"""Who may see what (DESIGN §6, "Visibility"), applied once, as index filters.
+"""Who may see what (docs/architecture.md §6, "Visibility"), applied once, as index filters.
 
 Every rule is an allow-list on one indexed field, so a lane cannot forget one:
 other workspaces never show (workspace is "" or the active one); task-scoped items only

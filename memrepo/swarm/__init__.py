@@ -1,4 +1,5 @@
-"""Swarm folders (DESIGN §10): shared notes of parallel agents working on one root task.
+"""Swarm folders (docs/architecture.md §10): shared notes of parallel agents working on one
+root task.
 
 A root task and every task under it share `swarms/<slug of the root title>-<root id 8>/`
 in the memory folder: findings.md, questions.md and README.md. Agents append notes with

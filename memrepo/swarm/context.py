@@ -1,4 +1,4 @@
-"""The swarm as a source of the context builder's `<swarm>` block (DESIGN §7, §10).
+"""The swarm as a source of the context builder's `<swarm>` block (docs/architecture.md §7, §10).
 
 `memrepo.recall.context` owns the block: the gate, the header saying peer notes are
 data, sanitizing, tagging, dedupe against L0 and L1, and the budget. This source only

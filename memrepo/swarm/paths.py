@@ -70,7 +70,7 @@ def file_for(kind: str) -> str:
 
 
 def note_ref(name: str, file: str, entry_id: str) -> str:
-    """`swarm:<folder>:<file>#<id>` (DESIGN §2, entry identity)."""
+    """`swarm:<folder>:<file>#<id>` (docs/architecture.md §2, entry identity)."""
     return f"{REF_PREFIX}{name}:{file}#{entry_id}"
 
 

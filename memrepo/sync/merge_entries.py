@@ -1,8 +1,9 @@
 """Entries and index links as merge units, and what each becomes on main.
 
-Identity follows DESIGN §2 (and ``folder/linediff``): an entry is its ``subject`` when it
-has one, else a hash of its normalized text; an index link is its target. The n-th
-occurrence of an id in a file is its own unit, so a duplicated bullet stays duplicated.
+Identity follows docs/architecture.md §2 (and ``folder/linediff``): an entry is its
+``subject`` when it has one, else a hash of its normalized text; an index link is its
+target. The n-th occurrence of an id in a file is its own unit, so a duplicated bullet
+stays duplicated.
 
 Per key, three-way: a side that left it as in base takes the other side's version, so an
 addition, a removal or an edit on one side wins. When both sides changed the same key:

@@ -1,4 +1,4 @@
-"""Team repos as a source of the prompt's L0 block (DESIGN §7, §9).
+"""Team repos as a source of the prompt's L0 block (docs/architecture.md §7, §9).
 
 Each team's MEMORY.md entries join L0 next to the user's own: read from the local clone
 (never the network), with the team entry's trust taken from its `by` like any folder

@@ -1,4 +1,5 @@
-"""The agent's memory tools (DESIGN §8): memory_recall, memory_remember, memory_forget.
+"""The agent's memory tools (docs/architecture.md §8): memory_recall, memory_remember,
+memory_forget, and the rest of the surface.
 
 One definition per tool (a pydantic input model, a description for the model, a handler)
 feeds the OpenAI-style and Anthropic-style exporters, `MemoryTools.dispatch` and the MCP

@@ -53,7 +53,8 @@ class ToolContext:
 
     @property
     def sees_private(self) -> bool:
-        """Private items only in the user's own agent, never for helpers (DESIGN §7)."""
+        """Private items only in the user's own agent, never for helpers
+        (docs/architecture.md §7)."""
         return self.include_private and self.role == "agent"
 
     @property

@@ -5,7 +5,7 @@ for an item, source `inferred`, this task's id, never reinforced, no other recor
 into it, no earlier revision replaced by it; for a folder entry, `by: agent` and every
 commit that added or changed it made by this task (`Memrepo-By: agent`, `Memrepo-Task:
 <this task>`, origin remember, edit or move), and nobody else stated it again since (a
-repeat makes no commit, DESIGN §3 step 4, so `folder.reinforcements` keeps that record
+repeat makes no commit, docs/architecture.md §3 step 4, so `folder.reinforcements` keeps that record
 locally). Anything else, including everything a person wrote, needs approval. A ref the
 task cannot see is "not found", so a model cannot probe or delete memories outside its
 view.

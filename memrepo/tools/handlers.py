@@ -1,9 +1,9 @@
 """memory_recall and memory_remember: how a tool call becomes a recall or a write.
 
-The trust rules of DESIGN §8 live here, decided from the task's context, never from the
-model's word alone: `user_stated` needs both the model's `user_asked` and a latest user
-message that really asks to remember; a pin needs `user_stated`; anything written after
-untrusted input is `tainted: yes`.
+The trust rules of docs/architecture.md §8 live here, decided from the task's context,
+never from the model's word alone: `user_stated` needs both the model's `user_asked` and
+a latest user message that really asks to remember; a pin needs `user_stated`; anything
+written after untrusted input is `tainted: yes`.
 """
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ class RememberOutput(ToolOutput):
     """The result of memory_remember: what was stored, how it is trusted, and why.
 
     `pinned` is true for a pinned memory item; folder entries carry no pin (MEMORY.md and
-    the workspace's file are in every prompt anyway, DESIGN §7).
+    the workspace's file are in every prompt anyway, docs/architecture.md §7).
     """
 
     status: Literal["written", "skipped"]
