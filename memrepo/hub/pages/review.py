@@ -1,0 +1,87 @@
+"""Review: what a dream left for the person (per-entry changes with reasons, accept all
+or some, reject) and the losing sides of sync merges (both versions of each file).
+
+Every button is one verb: `accept_review(name, ops)` (operations not ticked are
+rejected for good, as `memrepo review accept NAME --op N` does), `reject_review(name)`.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from memrepo.engine import MemoryRepo
+from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
+from memrepo.hub.forms import BadForm, Form
+from memrepo.hub.render import short
+from memrepo.models import ConflictBranch, ReviewSummary
+
+MAX_NAME = 200
+
+
+def _name(form: Form, prefix: str) -> str:
+    name = form.get("name")
+    if name is None or not name.startswith(prefix) or len(name) > MAX_NAME:
+        raise BadForm(f"{name!r} is not a {prefix}... branch name")
+    return name
+
+
+async def reviews(request: Request) -> Response:
+    hub = hub_of(request)
+
+    def read(repo: MemoryRepo) -> tuple[list[ReviewSummary], list[ConflictBranch]]:
+        return repo.list_reviews(), repo.conflicts()
+
+    dreams, conflicts = await hub.call(read)
+    context = {"dreams": dreams, "conflicts": conflicts}
+    return hub.templates.page(request, "reviews.html", context)
+
+
+async def dream(request: Request) -> Response:
+    hub = hub_of(request)
+    name = _name(query_of(request), "dream/")
+    detail = await hub.call(lambda repo: repo.show_review(name))
+    return hub.templates.page(request, "review.html", {"detail": detail})
+
+
+async def accept(request: Request) -> Response:
+    form = form_of(request)
+    name = _name(form, "dream/")
+    ops: list[int | str] | None = None
+    if not form.flag("all"):
+        picked = form.getall("op")
+        if not picked:
+            raise BadForm("tick at least one operation to accept, or accept all")
+        if not all(op.isdigit() and len(op) < 6 for op in picked):
+            raise BadForm("an operation is given by its number")
+        ops = [int(op) for op in picked]
+    result = await hub_of(request).call(lambda repo: repo.accept_review(name, ops))
+    where = f"commit {short(result.commit)}" if result.commit else "nothing left to change"
+    return done(
+        request,
+        f"Accepted {len(result.accepted)} change(s) of {name} ({where}); "
+        f"rejected {len(result.rejected)}, never proposed again.",
+        undo=result.commit,
+    )
+
+
+async def reject(request: Request) -> Response:
+    name = _name(form_of(request), "dream/")
+    result = await hub_of(request).call(lambda repo: repo.reject_review(name))
+    return done(request, f"Rejected {name}: {len(result.rejected)} change(s) never proposed again.")
+
+
+async def conflict(request: Request) -> Response:
+    hub = hub_of(request)
+    name = _name(query_of(request), "sync/")
+    detail = await hub.call(lambda repo: repo.conflict(name))
+    return hub.templates.page(request, "conflict.html", {"detail": detail})
+
+
+ROUTES: list[tuple[str, Endpoint, str]] = [
+    ("/review", reviews, "GET"),
+    ("/review/dream", dream, "GET"),
+    ("/review/accept", accept, "POST"),
+    ("/review/reject", reject, "POST"),
+    ("/review/conflict", conflict, "GET"),
+]
