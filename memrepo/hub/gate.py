@@ -16,10 +16,10 @@
    reach the page as `request.state.form` and `request.state.session`.
 
 Every response gets headers that keep the page to itself: a Content-Security-Policy
-allowing only the hub's own script and style, no framing, no referrer, no caching (pages
-carry memory text), and `Server-Timing` (the server's time, which bench_hub reads). One
-line per request goes to the log: method, path (never the query: it can hold a search),
-status, time.
+allowing only the hub's own script and style, no framing, no referrer to other sites, no
+caching (pages carry memory text), and `Server-Timing` (the server's time, which
+bench_hub reads). One line per request goes to the log: method, path (never the query:
+it can hold a search), status, time.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ SECURITY_HEADERS = {
     ),
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
+    # Not no-referrer: with it, browsers send `Origin: null` on the hub's own forms.
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
     "cross-origin-opener-policy": "same-origin",
     "cross-origin-resource-policy": "same-origin",

@@ -179,3 +179,22 @@ def test_settings_change_a_workspace_and_the_remote(
     assert remote is not None and remote.confirmed
     removed = person.follow(person.post("/settings/remote/remove", {"back": "/settings"}))
     assert "Stopped syncing" in removed.text
+
+
+def test_a_sync_conflict_shows_both_versions(serve: Serve, tmp_path: Path) -> None:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    with MemoryRepo.init(tmp_path / "a") as a:
+        a.set_remote(str(bare), confirm_private=True)
+        a.sync()
+        with MemoryRepo.clone(str(bare), tmp_path / "b", confirm_private=True) as b:
+            a.remember("Editor is helix", subject="editor", by="user")
+            b.remember("Editor is vim", subject="editor", by="agent")
+            a.sync()
+            branch = b.sync().conflict_branch
+    assert branch is not None
+    person = serve(tmp_path / "b").login()
+    assert branch in person.get("/review").text
+    page = words(person.get("/review/conflict", name=branch).text)
+    assert "On main (kept)" in page and "Editor is helix" in page and "Editor is vim" in page
+    assert person.get("/review/conflict", name="sync/conflict-1999-01-01-1").status_code == 404

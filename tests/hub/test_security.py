@@ -106,7 +106,7 @@ def test_every_response_keeps_the_page_to_itself(hub: Served) -> None:
         csp = response.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
         assert response.headers["x-frame-options"] == "DENY"
-        assert response.headers["referrer-policy"] == "no-referrer"
+        assert response.headers["referrer-policy"] == "same-origin"
         assert response.headers["cache-control"] == "no-store"
     page = person.get("/").text
     assert "http://" not in page.replace(hub.base, "")  # nothing loads from elsewhere
