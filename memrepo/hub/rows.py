@@ -8,6 +8,7 @@ on the screen.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -33,33 +34,76 @@ ITEM_TRUST = (
 MAX_FILTER_CHARS = 300
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Row:
-    """One memory as the list shows it."""
+    """One memory as the list shows it: what the filters look at, set when the row is
+    made; what only a shown row needs (tags, where, when), worked out when asked for.
+    A list of 10,000 rows shows 200 of them (not frozen: a frozen dataclass costs
+    three times as much to make, and the list makes one per memory on every request)."""
 
     ref: str
-    label: str
     text: str
     store: Literal["folder", "items"]
     trust: str
-    where: str
     path: str | None
     line: int | None
-    when: str
-    tags: tuple[str, ...]
     workspace: str | None
     scope: str
     kind: str
     pinned: bool
     #: Contact-scope or third-party: "from other people", listed apart (reference §5a).
     others: bool
+    source: EntryView | MemoryItem
+
+    @property
+    def label(self) -> str:
+        return f"memory:{self.source.id[:SHORT]}" if self.store == "items" else self.ref
+
+    @property
+    def where(self) -> str:
+        found = self.source
+        if isinstance(found, EntryView):
+            return f"{found.path}:{found.line}"
+        where = found.scope + (f":{found.scope_ref}" if found.scope_ref else "")
+        return where + (f" (workspace {found.workspace_id})" if found.workspace_id else "")
+
+    @property
+    def when(self) -> str:
+        found = self.source
+        if isinstance(found, EntryView):
+            return found.metadata.get("added", "")
+        return found.created_at.strftime("%Y-%m-%d")
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        found = self.source
+        if isinstance(found, EntryView):
+            return _entry_tags(found, self.trust)
+        return _item_tags(found)
 
 
 def entry_row(entry: EntryView) -> Row:
     meta = entry.metadata
     by = meta.get("by", "user").strip().casefold() or "user"  # a line without `by` is a person's
+    workspace = _workspace_of(entry.path)
+    return Row(
+        entry.ref, entry.text, "folder", f"by:{by}", entry.path, entry.line, workspace,
+        "workspace" if workspace else "global", meta.get("kind", ""), False, False, entry,
+    )  # fmt: skip
+
+
+def item_row(item: MemoryItem) -> Row:
+    others = item.scope == "contact" or item.source == "third_party"
+    return Row(
+        item.ref, item.content, "items", item.source, None, None, item.workspace_id,
+        item.scope, item.kind, item.pinned, others, item,
+    )  # fmt: skip
+
+
+def _entry_tags(entry: EntryView, trust: str) -> tuple[str, ...]:
+    meta = entry.metadata
     tags = []
-    if by == "agent":
+    if trust == "by:agent":
         tags.append("inferred")
     if meta.get("tainted", "").strip().casefold() == "yes":
         tags.append("tainted")
@@ -67,60 +111,21 @@ def entry_row(entry: EntryView) -> Row:
         tags.append("uncommitted")
     if "expires" in meta:
         tags.append(f"expires {meta['expires']}")
-    workspace = _workspace_of(entry.path)
-    return Row(
-        ref=entry.ref,
-        label=entry.ref,
-        text=entry.text,
-        store="folder",
-        trust=f"by:{by}",
-        where=f"{entry.path}:{entry.line}",
-        path=entry.path,
-        line=entry.line,
-        when=meta.get("added", ""),
-        tags=tuple(tags),
-        workspace=workspace,
-        scope="workspace" if workspace else "global",
-        kind=meta.get("kind", ""),
-        pinned=False,
-        others=False,
+    return tuple(tags)
+
+
+def _item_tags(item: MemoryItem) -> tuple[str, ...]:
+    named = (
+        (item.source == "inferred", "inferred"),
+        (item.source == "import", "imported"),
+        (item.tainted, "tainted"),
+        (item.privacy == "private", "private"),
+        (item.pinned, "pinned"),
     )
+    return tuple(tag for on, tag in named if on)
 
 
-def item_row(item: MemoryItem) -> Row:
-    tags = []
-    if item.source == "inferred":
-        tags.append("inferred")
-    if item.source == "import":
-        tags.append("imported")
-    if item.tainted:
-        tags.append("tainted")
-    if item.privacy == "private":
-        tags.append("private")
-    if item.pinned:
-        tags.append("pinned")
-    where = item.scope + (f":{item.scope_ref}" if item.scope_ref else "")
-    if item.workspace_id:
-        where += f" (workspace {item.workspace_id})"
-    return Row(
-        ref=item.ref,
-        label=f"memory:{item.id[:SHORT]}",
-        text=item.content,
-        store="items",
-        trust=item.source,
-        where=where,
-        path=None,
-        line=None,
-        when=item.created_at.strftime("%Y-%m-%d"),
-        tags=tuple(tags),
-        workspace=item.workspace_id,
-        scope=item.scope,
-        kind=item.kind,
-        pinned=item.pinned,
-        others=item.scope == "contact" or item.source == "third_party",
-    )
-
-
+@functools.lru_cache(maxsize=4096)
 def _workspace_of(path: str) -> str | None:
     if path.startswith(WORKSPACE_DIR) and path.count("/") == 1 and path.endswith(".md"):
         return path[len(WORKSPACE_DIR) : -3]
@@ -207,13 +212,16 @@ class Listing:
 def listing(all_rows: Iterable[Row], filters: Filters) -> Listing:
     """Filter, split off what other people said, and cut the page asked for."""
     rows = list(all_rows)
-    kept = [row for row in rows if filters.keeps(row)]
-    own = [row for row in kept if not row.others]
-    others = [row for row in kept if row.others]
+    own: list[Row] = []
+    others: list[Row] = []
+    for row in rows:
+        if filters.keeps(row):
+            (others if row.others else own).append(row)
     pages = max(1, -(-len(own) // PAGE_SIZE))
     if filters.page > pages:
         raise BadForm(f"page {filters.page} does not exist (the list has {pages})")
     start = (filters.page - 1) * PAGE_SIZE
+    trusts = {row.trust for row in rows}
     return Listing(
         rows=own[start : start + PAGE_SIZE],
         others=others[:PAGE_SIZE],
@@ -224,5 +232,5 @@ def listing(all_rows: Iterable[Row], filters: Filters) -> Listing:
         files=sorted({row.path for row in rows if row.path}),
         workspaces=sorted({row.workspace for row in rows if row.workspace}),
         kinds=sorted({row.kind for row in rows if row.kind}),
-        trusts=[t for t in (*FOLDER_TRUST, *ITEM_TRUST) if any(r.trust == t for r in rows)],
+        trusts=[t for t in (*FOLDER_TRUST, *ITEM_TRUST) if t in trusts],
     )
