@@ -151,6 +151,23 @@ def test_edit_confirm_pin_forget_and_undo_go_through_memory_repo(
     assert git(root, "status", "--porcelain") == ""
 
 
+def test_an_edit_sets_and_removes_metadata_keys(serve: Serve, root: Path, seeded: Seed) -> None:
+    person = serve(root).login()
+    with MemoryRepo.open(root) as repo:
+        repo.remember("Release notes are due", by="user", expires="2030-01-01")
+        (entry,) = [e for e in repo.entries("MEMORY.md") if "Release" in e.text]
+    fields = {"ref": entry.ref, "text": entry.text, "set_key": "kind", "set_value": "rule",
+              "unset_key": "expires", "back": "/"}  # fmt: skip
+    person.follow(person.post("/memory/edit", fields))
+    with MemoryRepo.open(root) as repo:
+        (after,) = [e for e in repo.entries("MEMORY.md") if "Release" in e.text]
+    assert after.metadata["kind"] == "rule" and "expires" not in after.metadata
+    bad = person.post("/memory/edit", {**fields, "ref": after.ref, "set_key": "a;b"})
+    assert bad.status_code == 400 and "Traceback" not in bad.text
+    no_value = person.post("/memory/edit", {"ref": after.ref, "text": "x y z", "set_key": "k"})
+    assert no_value.status_code == 400 and "set_value" in html.unescape(no_value.text)
+
+
 def test_forgetting_an_item_scrubs_it(serve: Serve, root: Path, seeded: Seed) -> None:
     person = serve(root).login()
     page = person.follow(person.post("/memory/forget", {"ref": seeded.task, "back": "/"})).text

@@ -120,6 +120,8 @@ def test_bad_addresses_and_forged_fields_get_a_clear_page(hub: Served) -> None:
         "/?scope=everything": 400,
         "/?page=99": 400,
         "/no/such/page": 404,
+        "/?q=%FF%FE": 400,  # percent-escapes that are not UTF-8
+        "/?" + "&".join(f"f{n}=1" for n in range(300)): 400,
     }
     for path, status in cases.items():
         response = person.http.get(path)

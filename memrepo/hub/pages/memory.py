@@ -70,7 +70,18 @@ async def edit(request: Request) -> Response:
     form = form_of(request)
     ref = _ref(form.get("ref"))
     text = form.require("text")
-    result = await hub_of(request).call(lambda repo: repo.edit(ref, text=text))
+    # One key to set and one to remove, as `memrepo edit --set K=V --unset K` takes them;
+    # which keys a line may carry is the repo's to decide.
+    metadata: dict[str, str | None] = {}
+    key = form.get("set_key")
+    if key is not None:
+        metadata[key] = form.require("set_value")
+    gone = form.get("unset_key")
+    if gone is not None:
+        metadata[gone] = None
+    result = await hub_of(request).call(
+        lambda repo: repo.edit(ref, text=text, metadata=metadata or None)
+    )
     if not result.changed:
         return done(request, "It already says that: nothing changed.")
     redacted = f" ({len(result.redacted)} secret(s) redacted)" if result.redacted else ""
