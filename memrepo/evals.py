@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from memrepo import progress
 from memrepo.clock import FixedClock, Identity
 from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
@@ -122,10 +123,12 @@ def run_evals(
         raise InvalidArgument(f"limit={limit}: must be at least 1")
     results: list[CaseResult] = []
     rows: list[CategoryScore] = []
-    for fixture in load_fixtures(path, categories):
-        category_results = _run_category(fixture, limit)
-        results.extend(category_results)
-        rows.append(summarize(fixture.category, category_results))
+    fixtures = load_fixtures(path, categories)
+    with progress.task("eval cases", sum(len(fixture.cases) for fixture in fixtures)):
+        for fixture in fixtures:
+            category_results = _run_category(fixture, limit)
+            results.extend(category_results)
+            rows.append(summarize(fixture.category, category_results))
     leaks = [leak for result in results for leak in result.leaks]
     failures = [
         Failure(case_id=result.id, message=result.error)
@@ -149,12 +152,14 @@ def _run_category(fixture: EvalCategory, limit: int) -> list[CaseResult]:
             repo = _build(fixture.setup, Path(tmp) / "memory")
         except Exception as exc:  # a broken setup fails its cases; the run goes on
             message = f"setup of {fixture.category} failed: {_describe(exc)}"
+            progress.advance(len(fixture.cases))
             return [_failed(case, fixture.category, message) for case in fixture.cases]
         with repo:
             return [_run_case(repo, case, fixture.category, limit) for case in fixture.cases]
 
 
 def _run_case(repo: MemoryRepo, case: EvalCase, category: str, limit: int) -> CaseResult:
+    progress.advance()  # case n of the run (a rebuild inside its recall is its own task)
     options = case.options
     try:
         result = repo.recall(
