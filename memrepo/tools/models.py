@@ -12,11 +12,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memrepo.models.items import Kind
+from memrepo.models.items import Kind, Scope
 
 #: Where memory_recall looks: every lane, or one of them.
 RecallScope = Literal["all", "folder", "memory", "team", "swarm"]
-RememberScope = Literal["global", "workspace", "task", "contact"]
+#: The item scopes, as `memrepo.models.items.Scope` spells them. The same object, not a
+#: copy in another order: typing caches `Literal[...] | None` by its set of values, so
+#: two orders would make the schema depend on which module built its union first.
+RememberScope = Scope
 MAX_TEXT = 4000
 MAX_REFS = 20
 
