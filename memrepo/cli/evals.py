@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, print_json
+from memrepo.cli.progress import terminal_progress
 
 if TYPE_CHECKING:
     from memrepo.models.evals import CategoryScore, EvalReport
@@ -58,7 +59,8 @@ def register(commands: Subparsers) -> None:
 def _eval(args: argparse.Namespace) -> int:
     from memrepo.evals import run_evals  # lazy: the other commands never pay for it
 
-    report = run_evals(args.path, categories=args.category, limit=args.limit)
+    with terminal_progress():
+        report = run_evals(args.path, categories=args.category, limit=args.limit)
     if args.json:
         print_json(report)
     else:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
+from memrepo.cli.progress import terminal_progress
 from memrepo.engine import MemoryRepo
 
 if TYPE_CHECKING:
@@ -51,13 +51,15 @@ def _add_export(commands: Subparsers) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    result = open_repo(args).export(
-        args.file,
-        encrypt=args.encrypt,
-        include_private=args.include_private,
-        force=args.force,
-        format=args.format,
-    )
+    repo = open_repo(args)
+    with terminal_progress():
+        result = repo.export(
+            args.file,
+            encrypt=args.encrypt,
+            include_private=args.include_private,
+            force=args.force,
+            format=args.format,
+        )
     if args.json:
         print_json(result)
         return 0
@@ -129,17 +131,9 @@ def _add_import(commands: Subparsers) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
-    progress: Callable[[int], None] | None = None
-    if sys.stderr.isatty():
-
-        def progress(facts: int) -> None:
-            print(f"\r  {facts:,} facts read", end="", file=sys.stderr, flush=True)
-
-    report = open_repo(args).import_memory(
-        args.path, source=args.source, dry_run=args.dry_run, progress=progress
-    )
-    if progress is not None:
-        print(file=sys.stderr)
+    repo = open_repo(args)
+    with terminal_progress():
+        report = repo.import_memory(args.path, source=args.source, dry_run=args.dry_run)
     return emit(args, report, _import_summary)
 
 

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from memrepo import progress as reporting
 from memrepo.errors import InvalidArgument, TargetExists
 from memrepo.hygiene import redact_secrets
 from memrepo.items.dump import dump_rows
@@ -72,6 +73,7 @@ def export_repo(
     header = Header(kdf=kdf)
     uncommitted = repo.status()
     with (
+        reporting.task("exporting"),
         tempfile.TemporaryDirectory(prefix="memrepo-export-") as work,
         repo.folder.lock,
         ThreadPoolExecutor(1) as pool,
@@ -80,10 +82,14 @@ def export_repo(
         # git packs the history in its own process while this one derives the key and
         # dumps the items: the two largest costs of an export overlap.
         bundling = pool.submit(gitcli.create_bundle, repo.root, bundle)
-        key = kdf.derive(secret) if kdf is not None and secret is not None else None
+        key = None
+        if kdf is not None and secret is not None:
+            with reporting.task("deriving the key"):
+                key = kdf.derive(secret)
         items_file = Path(work) / "items.jsonl"
         items = _dump_items(repo, items_file, include_private)
-        bundling.result()
+        with reporting.task("packing the git history"):
+            bundling.result()
         branches = gitcli.branch_heads(repo.root)
         commits = gitcli.commit_count(repo.root)
         # The branch memrepo writes to (a repo made on `master` keeps it): a restore
@@ -97,7 +103,7 @@ def export_repo(
             "items": items,
             "include_private": include_private,
         }
-        with atomic_file(target) as out:
+        with reporting.task("writing the archive"), atomic_file(target) as out:
             writer = ArchiveWriter(out, header, key)
             writer.add_bytes(SECTION_MANIFEST, json.dumps(manifest).encode("utf-8"))
             writer.add_file(SECTION_BUNDLE, bundle)
@@ -149,9 +155,14 @@ def atomic_file(target: Path) -> Iterator[BinaryIO]:
 def _dump_items(repo: MemoryRepo, target: Path, include_private: bool) -> int:
     """Every memory_items row as stored: a line of column names, then a line per row."""
     columns, rows = dump_rows(repo.items.store, include_private=include_private)
-    with open(target, "w", encoding="utf-8") as out:
+    with (
+        reporting.task("memory items", len(rows)) as bar,
+        open(target, "w", encoding="utf-8") as out,
+    ):
         out.write(_ENCODER.encode(list(columns)) + "\n")
-        out.writelines(_ENCODER.encode(row) + "\n" for row in rows)
+        for row in rows:
+            out.write(_ENCODER.encode(row) + "\n")
+            bar.advance()
     return len(rows)
 
 
@@ -178,14 +189,21 @@ def _scrub(value: object) -> object:
 def _export_jsonl(repo: MemoryRepo, target: Path) -> ExportResult:
     """One JSON object per fact: folder entries at HEAD, then active non-private items."""
     entries = items = 0
-    with atomic_file(target) as out:
-        for view in repo.entries():
+    with reporting.task("reading entries and items"):
+        views = repo.entries()
+        active = repo.items.store.list(ItemFilters(status="active"))
+    with (
+        reporting.task("exporting facts", len(views) + len(active)) as bar,
+        atomic_file(target) as out,
+    ):
+        for view in views:
             out.write(_line(_entry_fact(view.text, view.ref, view.path, view.line, view.metadata)))
             entries += 1
-        active = repo.items.store.list(ItemFilters(status="active"))
+            bar.advance()
         for item in active:
             out.write(_line(_item_fact(item)))
             items += 1
+            bar.advance()
     head = repo.folder.store.main_id() or None
     return ExportResult(
         path=str(target),

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
+from memrepo import progress as reporting
 from memrepo.errors import InvalidArgument
 from memrepo.folder.bulk import write_entries
 from memrepo.folder.messages import summarize
@@ -112,26 +113,30 @@ def import_memory(
     source = open_source(fmt, location, home=Path.home())
     planner = Planner(repo, source.title, source.stem)
     tally, seen = _Tally(), _Seen()
-    writes, items = _plan_all(planner, source, tally, seen, progress)
-    results, commit = write_entries(
-        repo.folder,
-        [write for _, _, write in writes],
-        lambda n: summarize(f"Import from {source.title}", f"{n} facts"),
-        by=BY,
-        origin=ORIGIN,
-        body=f"Source: {clean(location.name)}",
-        dry_run=dry_run,
-    )
-    for (key, fact, write), result in zip(writes, results, strict=True):
-        tally.count(result)
-        if result.status == "written" and result.ref:
-            origin = write.metadata["source"]
-            seen.kept[key] = (fact.path, origin, result.ref)
-    for key, fact, plan in items:
-        ref = _write_item(repo, plan, tally, dry_run)
-        if ref is not None:
-            seen.kept[key] = (fact.path, plan.ref_id, ref)
-    _report_gone(repo, f"{source.stem}:{location}", seen, tally, dry_run)
+    with reporting.task(f"importing from {source.title}"):
+        writes, items = _plan_all(planner, source, tally, seen, progress)
+        with reporting.task(f"writing {len(writes):,} facts to the folder"):
+            results, commit = write_entries(
+                repo.folder,
+                [write for _, _, write in writes],
+                lambda n: summarize(f"Import from {source.title}", f"{n} facts"),
+                by=BY,
+                origin=ORIGIN,
+                body=f"Source: {clean(location.name)}",
+                dry_run=dry_run,
+            )
+        for (key, fact, write), result in zip(writes, results, strict=True):
+            tally.count(result)
+            if result.status == "written" and result.ref:
+                origin = write.metadata["source"]
+                seen.kept[key] = (fact.path, origin, result.ref)
+        with reporting.task("writing memory items", len(items)) as bar:
+            for key, fact, plan in items:
+                ref = _write_item(repo, plan, tally, dry_run)
+                if ref is not None:
+                    seen.kept[key] = (fact.path, plan.ref_id, ref)
+                bar.advance()
+        _report_gone(repo, f"{source.stem}:{location}", seen, tally, dry_run)
     if progress is not None:
         progress(tally.facts)
     return ImportReport(
@@ -156,24 +161,26 @@ def _plan_all(
     (key, fact, plan) for memory_items; problems and skips go to the tally."""
     writes: list[tuple[str, Fact, EntryWrite]] = []
     items: list[tuple[str, Fact, ItemPlan]] = []
-    for got in source.items:
-        if isinstance(got, Rejected):
-            tally.reject(got)
-            if got.line is None or got.reason == "malformed_frontmatter":
-                seen.unreadable.add(got.path)  # the whole file: its facts are not gone
-            continue
-        tally.facts += 1
-        key = fact_key(got)
-        seen.present.add(key)
-        planned = planner.plan(got)
-        if isinstance(planned, str):
-            tally.skipped[planned] += 1
-        elif isinstance(planned, EntryWrite):
-            writes.append((key, got, planned))
-        else:
-            items.append((key, got, planned))
-        if progress is not None and tally.facts % PROGRESS_EVERY == 0:
-            progress(tally.facts)
+    with reporting.task("reading facts") as bar:
+        for got in source.items:
+            bar.advance()
+            if isinstance(got, Rejected):
+                tally.reject(got)
+                if got.line is None or got.reason == "malformed_frontmatter":
+                    seen.unreadable.add(got.path)  # the whole file: its facts are not gone
+                continue
+            tally.facts += 1
+            key = fact_key(got)
+            seen.present.add(key)
+            planned = planner.plan(got)
+            if isinstance(planned, str):
+                tally.skipped[planned] += 1
+            elif isinstance(planned, EntryWrite):
+                writes.append((key, got, planned))
+            else:
+                items.append((key, got, planned))
+            if progress is not None and tally.facts % PROGRESS_EVERY == 0:
+                progress(tally.facts)
     return writes, items
 
 
