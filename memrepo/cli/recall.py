@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.cli.progress import terminal_progress
 from memrepo.models import RecallHit
 from memrepo.models.recall import Explanation
 
@@ -50,17 +51,19 @@ def register(commands: Subparsers) -> None:
 
 
 def _recall(args: argparse.Namespace) -> int:
-    result = open_repo(args).recall(
-        args.query,
-        limit=args.limit,
-        workspace=args.workspace,
-        include_private=args.private,
-        contact_ref=args.contact,
-        task_id=args.task,
-        min_trust=args.min_trust,
-        detail="full" if args.full else "snippet",
-        explain=args.explain,
-    )
+    repo = open_repo(args)
+    with terminal_progress():  # the first recall may build or catch up the index
+        result = repo.recall(
+            args.query,
+            limit=args.limit,
+            workspace=args.workspace,
+            include_private=args.private,
+            contact_ref=args.contact,
+            task_id=args.task,
+            min_trust=args.min_trust,
+            detail="full" if args.full else "snippet",
+            explain=args.explain,
+        )
     if args.json:
         print_json(result)
         return 0
@@ -106,16 +109,9 @@ def _hit_line(number: int, hit: RecallHit, *, full: bool) -> str:
 
 
 def _reindex(args: argparse.Namespace) -> int:
-    progress = None
-    if sys.stderr.isatty():
-        print("memrepo: rebuilding the index from git and memory_items", file=sys.stderr)
-
-        def progress(count: int) -> None:
-            print(f"\r  {count:,} documents", end="", file=sys.stderr, flush=True)
-
-    report = open_repo(args).reindex(progress)
-    if progress is not None:
-        print(file=sys.stderr)
+    repo = open_repo(args)
+    with terminal_progress():
+        report = repo.reindex()
     if args.json:
         print_json(report)
     else:

@@ -37,6 +37,7 @@ from whoosh.query import And, NullQuery, Or, Query, Term
 from whoosh.scoring import BM25F
 from whoosh.writing import CLEAR
 
+from memrepo import progress
 from memrepo.errors import InvalidArgument
 from memrepo.index._screen import screen_value
 from memrepo.index._storage import PrivateCopies, PrivateCopyStorage
@@ -51,6 +52,7 @@ Rebuild = Callable[["IndexStore"], None]
 _BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})
 FILTER_FIELDS = frozenset(ID_FIELDS) | _BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
+_LABEL = "indexing documents"
 BULK_LIMIT_MB = 24
 """Whoosh's posting buffer for a rebuild. Each entry is indexed with its context, about
 five entries' words: at 100,000 entries a 64 MB buffer peaked at 572 MB RSS, 24 MB at
@@ -230,7 +232,7 @@ class IndexStore:
         file-level update drops entries that are gone.
         """
         unique = {doc.ref: doc for doc in docs}
-        with self._writer() as writer:
+        with progress.task(_LABEL, len(unique)) as bar, self._writer() as writer:
             for ref in delete_refs:
                 writer.delete_by_term("ref", ref)
             for repo, path in delete_paths:  # screened as the documents' fields were
@@ -240,7 +242,8 @@ class IndexStore:
                 writer.delete_by_term("lane", lane)
             for doc in unique.values():
                 writer.update_document(**doc.to_fields())
-            writer.commit()
+                bar.advance()
+            _commit(writer)
 
     def sync_files(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> int:
         """Make the documents of each (repo, path) in ``files`` exactly these: one commit.
@@ -259,12 +262,13 @@ class IndexStore:
         changed = [values for ref, values in wanted.items() if held.get(ref) != values[FINGERPRINT]]
         if not stale and not changed:
             return 0
-        with self._writer() as writer:
+        with progress.task(_LABEL, len(changed)) as bar, self._writer() as writer:
             for ref in stale:
                 writer.delete_by_term("ref", ref)
             for values in changed:
                 writer.update_document(**values)
-            writer.commit()
+                bar.advance()
+            _commit(writer)
         return len(changed)
 
     def _fingerprints(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> dict[str, str]:
@@ -299,11 +303,13 @@ class IndexStore:
         self._close_searcher()
         self._copies.close()
         count = 0
-        with self._writer(limitmb=limitmb) as writer:
+        # No total: `docs` is a stream (a rebuild parses the files as it goes).
+        with progress.task(_LABEL) as bar, self._writer(limitmb=limitmb) as writer:
             for doc in docs:
                 writer.add_document(**doc.to_fields())
                 count += 1
-            writer.commit(mergetype=CLEAR)
+                bar.advance()
+            _commit(writer, mergetype=CLEAR)
         gc.collect()  # Whoosh's posting pools are cyclic; free them before the next read
         return count
 
@@ -564,6 +570,13 @@ class IndexStore:
                 self._lock_depth = 0
         finally:
             os.close(fd)  # closing the descriptor releases the flock
+
+
+def _commit(writer: Any, **kwargs: Any) -> None:
+    """Whoosh's commit (sorting and writing the segment) is a stage of its own: after a
+    rebuild's last document it is seconds of work the count would not show."""
+    with progress.task("writing the index"):
+        writer.commit(**kwargs)
 
 
 def _term_scores(searcher: Any, hit: Any) -> dict[str, float]:
