@@ -5,11 +5,13 @@ It is a face like the CLI and the MCP server: every page asks `MemoryRepo` and s
 the answer, every button calls one `MemoryRepo` verb; no rule of memory lives here
 (`tests/hub/test_hub_layering.py` keeps it so).
 
-- `security`: the gate in front of every request (loopback, Host, Origin, the one-time
-  login token and its session cookie, CSRF, body limits, security headers).
-- `worker`: repo calls run one at a time in a worker thread, off the event loop.
+- `gate`, `sessions`, `forms`: the gate in front of every request (loopback, Host,
+  Origin, the one-time login token and its session cookie, CSRF, body limits, security
+  headers).
 - `app`: the Starlette app and its routes; `pages/` one module per page.
-- `serve`: `memrepo hub` binds 127.0.0.1, prints the login URL and serves.
+- `serve`: `memrepo hub` binds 127.0.0.1, prints the login URL and serves (the worker
+  thread, the socket and the uvicorn server are `memrepo.serving`'s, shared with
+  `memrepo mcp --http`).
 
 Needs the optional extra `memrepo[hub]` (Starlette, Jinja2, uvicorn); nothing is loaded
 from the internet: the few lines of script and the style sheet ship in `static/`.

@@ -30,7 +30,7 @@ from memrepo.hub.forms import Form
 from memrepo.hub.gate import Gate, Log
 from memrepo.hub.render import Templates
 from memrepo.hub.sessions import Flash, FlashKind, Session, Sessions
-from memrepo.hub.worker import RepoWorker
+from memrepo.serving import RepoWorker
 
 if TYPE_CHECKING:
     from memrepo.models import HealthReport
@@ -55,9 +55,9 @@ _STATUS: tuple[tuple[type[errors.MemrepoError], int], ...] = (
 
 @dataclass
 class Hub:
-    """What every page shares: the repo (through its worker), sessions, templates."""
+    """What every page shares: the repo (called through its worker), sessions, templates."""
 
-    worker: RepoWorker
+    repo: MemoryRepo
     sessions: Sessions
     templates: Templates
     port: int
@@ -65,9 +65,10 @@ class Hub:
     #: the Health tab has a Refresh button; the checks read the whole store).
     health: HealthReport | None = None
     log: Log = field(default=lambda line: None)
+    worker: RepoWorker = field(default_factory=RepoWorker)
 
     async def call(self, call: Callable[[MemoryRepo], T]) -> T:
-        return await self.worker.run(call)
+        return await self.worker.run(call, self.repo)
 
     @property
     def login_url(self) -> str:
@@ -112,7 +113,7 @@ def build_app(
     from memrepo.hub.pages import routes
 
     templates = Templates()
-    hub = Hub(RepoWorker(repo), sessions or Sessions(), templates, port, log=log)
+    hub = Hub(repo, sessions or Sessions(), templates, port, log=log)
     static = StaticFiles(packages=[("memrepo.hub", "static")])
     all_routes: list[BaseRoute] = [*routes(), Mount("/static", static, name="static")]
     app = Starlette(

@@ -24,19 +24,15 @@ import ipaddress
 import json
 import os
 import re
-import signal
 import socket
 import sys
-import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -44,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
 from memrepo.mcp.server import build_server
+from memrepo.serving import ReadyServer, bind_tcp, quiet_config
 from memrepo.tools import MemoryTools
 
 DEFAULT_HOST = "127.0.0.1"
@@ -54,7 +51,6 @@ MAX_BODY_BYTES = 1024 * 1024
 MIN_TOKEN_CHARS = 16
 TOKEN_HINT = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
 #: How long Ctrl-C waits for calls in flight before cancelling them.
-SHUTDOWN_GRACE_SECONDS = 5
 
 Log = Callable[[str], None]
 
@@ -361,22 +357,9 @@ def build_app(tools: MemoryTools, settings: HttpSettings, port: int, log: Log) -
 def bind(settings: HttpSettings) -> socket.socket:
     """A listening socket on the settings' address (port 0: a free one), bound before
     the app is built so the `Host` rules know the real port."""
-    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
-    # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so, and
-    # without it Nagle holds each response's last write for the client's delayed ACK
-    # (40 ms a call on Linux).
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((settings.host.strip("[]"), settings.port))
-        sock.listen(2048)
-    except OSError as exc:
-        sock.close()
-        where = host_header(settings.host, settings.port)
-        raise InvalidArgument(
-            f"cannot serve on {where}: {exc.strerror or exc}; pick another --host or --port"
-        ) from exc
-    return sock
+    return bind_tcp(
+        settings.host, settings.port, backlog=2048, hint="pick another --host or --port"
+    )
 
 
 def url_of(settings: HttpSettings, sock: socket.socket) -> str:
@@ -384,51 +367,14 @@ def url_of(settings: HttpSettings, sock: socket.socket) -> str:
     return f"http://{host_header(host, sock.getsockname()[1])}{ENDPOINT}"
 
 
-class _Server(uvicorn.Server):
-    """uvicorn, told when it is ready, and stopped by Ctrl-C or SIGTERM without the
-    signal being raised again afterwards (which would end in a traceback)."""
-
-    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None]) -> None:
-        super().__init__(config)
-        self.on_ready = on_ready
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:
-            self.on_ready()
-
-    @contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        if threading.current_thread() is not threading.main_thread():
-            yield  # signals reach the main thread only; its owner stops this server
-            return
-        handled = (signal.SIGINT, signal.SIGTERM)
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-
-
 def serve_http(
     tools: MemoryTools, settings: HttpSettings, sock: socket.socket, log: Log = stderr_log
 ) -> None:
     """Serve `tools` on `sock` until Ctrl-C or SIGTERM; prints the URL when ready."""
     app: Any = build_app(tools, settings, sock.getsockname()[1], log)
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # uvicorn's own lines would repeat ours; errors still show
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        ws="none",
-        proxy_headers=False,  # the address logged is the peer's, never a header's claim
-        server_header=False,
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
-    )
+    config = quiet_config(app, lifespan="on")
     url = url_of(settings, sock)
-    server = _Server(config, lambda: log(f"serving {url} (Ctrl-C to stop)"))
+    server = ReadyServer(config, lambda: log(f"serving {url} (Ctrl-C to stop)"))
     server.run(sockets=[sock])
     log("stopped")
 

@@ -18,7 +18,8 @@ import httpx2
 
 from memrepo import MemoryRepo
 from memrepo.hub.app import Hub
-from memrepo.hub.serve import HubServer, bind, server_for
+from memrepo.hub.serve import bind, server_for
+from memrepo.serving import ReadyServer
 
 #: Only a guard against a hang; nothing asserts how fast anything is.
 PATIENCE = 60.0
@@ -29,7 +30,7 @@ _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 class Served:
     """One running hub and the lines its gate logged."""
 
-    server: HubServer
+    server: ReadyServer
     hub: Hub
     thread: threading.Thread
     root: Path

@@ -13,7 +13,11 @@ from pathlib import Path
 import memrepo
 
 HUB = Path(memrepo.__file__).parent / "hub"
-ALLOWED_OURS = ("memrepo.engine", "memrepo.models", "memrepo.errors", "memrepo.hub")
+#: memrepo.serving holds no memory rule: the worker thread, socket and uvicorn server
+#: the hub shares with `memrepo mcp --http`.
+ALLOWED_OURS = (
+    "memrepo.engine", "memrepo.models", "memrepo.errors", "memrepo.hub", "memrepo.serving",
+)  # fmt: skip
 FOREIGN_STORES = ("pygit2", "sqlite3", "whoosh", "subprocess")
 #: A result's `store` field ("folder" / "items") is fine; `repo.items.store` is caught at `.items`.
 SERVICES = frozenset({"folder", "items", "searcher", "swarms", "context_builder"})

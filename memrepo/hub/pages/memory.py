@@ -60,7 +60,7 @@ async def memory(request: Request) -> Response:
         "why": why,
         "entry": entry,
         "detail": detail,
-        "root": str(hub.worker.repo.root),
+        "root": str(hub.repo.root),
         "entry_point": ENTRY_POINT,
     }
     return hub.templates.page(request, "memory.html", context)
@@ -137,7 +137,7 @@ async def file(request: Request) -> Response:
     if path is None:
         raise BadForm("which file? the address names none (path=...)")
     text = await hub.call(lambda repo: repo.read_text(path))
-    context = {"path": path, "lines": text.splitlines(), "root": str(hub.worker.repo.root)}
+    context = {"path": path, "lines": text.splitlines(), "root": str(hub.repo.root)}
     return hub.templates.page(request, "file.html", context)
 
 
