@@ -18,7 +18,9 @@ from datetime import datetime
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.recall.expiry import ExpiryWatch
-from memrepo.sync.teams import team_files, team_head, team_ref, team_settings
+
+# `memrepo.sync.teams` (remotes, credentials, sync state) loads only when there are teams
+# to read: a recall in a repo without any never pays for it (tests/test_startup.py).
 
 TEAMS_KEY = "teams"
 LANE = "team"
@@ -28,6 +30,7 @@ def team_docs(folder: MemoryFolder, expiry: ExpiryWatch | None = None) -> Iterat
     """The index documents of every configured team's fetched main (with `expiry`,
     entries past their `expires:` date are left out and later ones noted)."""
     from memrepo.recall.projection import entry_docs  # that module imports this one
+    from memrepo.sync.teams import team_files, team_ref, team_settings
 
     for team in team_settings(folder.config):
         found = team_files(folder.state_dir, team.name)
@@ -50,6 +53,8 @@ def team_docs(folder: MemoryFolder, expiry: ExpiryWatch | None = None) -> Iterat
 
 def team_key(folder: MemoryFolder) -> str:
     """What the team lane reflects: each configured team's fetched head."""
+    from memrepo.sync.teams import team_head, team_settings
+
     heads = {
         t.name: team_head(folder.state_dir, t.name) or "" for t in team_settings(folder.config)
     }
@@ -58,11 +63,12 @@ def team_key(folder: MemoryFolder) -> str:
 
 def sync_team_lane(store: IndexStore, folder: MemoryFolder) -> None:
     """Bring the team lane up to the team clones (all of it, when anything changed)."""
-    if not team_settings(folder.config) and store.reflected(TEAMS_KEY) in (None, "{}"):
+    recorded = store.reflected(TEAMS_KEY)
+    if not folder.config.teams and (recorded is None or recorded.partition("\t")[0] == "{}"):
         return  # no teams now and none indexed: nothing to read or delete
     heads = team_key(folder)
     watch = ExpiryWatch(folder.clock.now())
-    reflected, until = split_key(store.reflected(TEAMS_KEY))
+    reflected, until = split_key(recorded)
     if reflected == heads and (until is None or watch.now < datetime.fromisoformat(until)):
         return
     store.replace(list(team_docs(folder, watch)), delete_lanes=[LANE])
