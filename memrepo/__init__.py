@@ -3,17 +3,16 @@
 The public face is `MemoryRepo`; results are the pydantic models of `memrepo.models`;
 every error derives from `MemrepoError` (see `memrepo.errors` for the tree). The agent
 tools, the injection gate and the extension protocols (recall lanes, context sources,
-dream models, task registries, credentials) are importable from here too, but load on
-first use: a one-shot `memrepo recall` should not pay for the tool schemas or dreaming.
+dream models, task registries, credentials) are importable from here too. Everything but
+the errors loads on first use: every `memrepo.*` import runs this file first, and
+`memrepo --help` should not pay for pydantic or libgit2, nor a one-shot `memrepo recall`
+for the tool schemas or dreaming.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memrepo.clock import Clock, FixedClock, Identity, SystemClock
-from memrepo.config import LocalConfig
-from memrepo.engine import MemoryRepo
 from memrepo.errors import (
     ApprovalDenied,
     ArchiveCorrupt,
@@ -63,27 +62,13 @@ from memrepo.errors import (
     UnsafeRemote,
 )
 from memrepo.lazy import load_attribute
-from memrepo.models import (
-    CommitInfo,
-    EntryView,
-    ForgetResult,
-    ItemFilters,
-    LintProblem,
-    LintReport,
-    MemoryItem,
-    RecallHit,
-    RecallResult,
-    SyncReport,
-    SyncStatus,
-    UndoResult,
-    WhyReport,
-    WorktreeStatus,
-    WriteResult,
-)
 
 if TYPE_CHECKING:
+    from memrepo.clock import Clock, FixedClock, Identity, SystemClock
+    from memrepo.config import LocalConfig
     from memrepo.dreaming import DreamModel, OfflineModel
     from memrepo.dreaming.openai import OpenAIModel
+    from memrepo.engine import MemoryRepo
     from memrepo.models.context import (
         ContextBlocks,
         ContextRequest,
@@ -91,8 +76,22 @@ if TYPE_CHECKING:
         InjectionInputs,
     )
     from memrepo.models.dream import DreamReport
+    from memrepo.models.folder import (
+        CommitInfo,
+        EntryView,
+        ForgetResult,
+        LintProblem,
+        LintReport,
+        UndoResult,
+        WhyReport,
+        WorktreeStatus,
+        WriteResult,
+    )
     from memrepo.models.health import HealthReport, SourcesReport
+    from memrepo.models.items import ItemFilters, MemoryItem
+    from memrepo.models.recall import RecallHit, RecallResult
     from memrepo.models.swarm import SwarmNoteResult, SwarmView
+    from memrepo.models.sync import SyncReport, SyncStatus
     from memrepo.models.transfer import ExportResult, ImportReport, RestoreResult
     from memrepo.recall.context_lines import ContextSource, SourceLine
     from memrepo.recall.gate import resolve_memory_injection
@@ -111,33 +110,56 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-#: Names loaded on first access (PEP 562), by the module that defines them.
+#: Every public name but the errors, loaded on first access (PEP 562) from the module
+#: that defines it: `memrepo.cli` imports `memrepo.errors`, which runs this file, so
+#: whatever is imported here eagerly is paid by `memrepo --help` (pydantic, pygit2).
 _LAZY = {
+    "Clock": "memrepo.clock",
+    "CommitInfo": "memrepo.models.folder",
     "ContextBlocks": "memrepo.models.context",
     "ContextRequest": "memrepo.models.context",
-    "DreamReport": "memrepo.models.dream",
-    "ExportResult": "memrepo.models.transfer",
-    "HealthReport": "memrepo.models.health",
-    "ImportReport": "memrepo.models.transfer",
-    "InjectionDecision": "memrepo.models.context",
-    "InjectionInputs": "memrepo.models.context",
-    "RestoreResult": "memrepo.models.transfer",
-    "SourcesReport": "memrepo.models.health",
-    "SwarmNoteResult": "memrepo.models.swarm",
-    "SwarmView": "memrepo.models.swarm",
     "ContextSource": "memrepo.recall.context_lines",
     "CredentialProvider": "memrepo.sync.credentials",
     "DreamModel": "memrepo.dreaming",
+    "DreamReport": "memrepo.models.dream",
+    "EntryView": "memrepo.models.folder",
+    "ExportResult": "memrepo.models.transfer",
+    "FixedClock": "memrepo.clock",
     "ForgetApproval": "memrepo.tools",
     "ForgetRequest": "memrepo.tools",
+    "ForgetResult": "memrepo.models.folder",
+    "HealthReport": "memrepo.models.health",
+    "Identity": "memrepo.clock",
+    "ImportReport": "memrepo.models.transfer",
+    "InjectionDecision": "memrepo.models.context",
+    "InjectionInputs": "memrepo.models.context",
+    "ItemFilters": "memrepo.models.items",
     "Lane": "memrepo.recall.lanes",
+    "LintProblem": "memrepo.models.folder",
+    "LintReport": "memrepo.models.folder",
+    "LocalConfig": "memrepo.config",
     "LocalTaskRegistry": "memrepo.swarm",
+    "MemoryItem": "memrepo.models.items",
+    "MemoryRepo": "memrepo.engine",
     "MemoryTools": "memrepo.tools",
     "OfflineModel": "memrepo.dreaming",
     "OpenAIModel": "memrepo.dreaming.openai",
+    "RecallHit": "memrepo.models.recall",
+    "RecallResult": "memrepo.models.recall",
+    "RestoreResult": "memrepo.models.transfer",
     "SourceLine": "memrepo.recall.context_lines",
+    "SourcesReport": "memrepo.models.health",
+    "SwarmNoteResult": "memrepo.models.swarm",
+    "SwarmView": "memrepo.models.swarm",
+    "SyncReport": "memrepo.models.sync",
+    "SyncStatus": "memrepo.models.sync",
+    "SystemClock": "memrepo.clock",
     "TaskRegistry": "memrepo.swarm",
     "ToolContext": "memrepo.tools",
+    "UndoResult": "memrepo.models.folder",
+    "WhyReport": "memrepo.models.folder",
+    "WorktreeStatus": "memrepo.models.folder",
+    "WriteResult": "memrepo.models.folder",
     "anthropic_tools": "memrepo.tools",
     "openai_responses_tools": "memrepo.tools",
     "openai_tools": "memrepo.tools",

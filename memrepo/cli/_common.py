@@ -1,4 +1,11 @@
-"""What every command module shares: repo resolution, JSON output, help with examples."""
+"""What every command module shares: repo resolution, JSON output, help with examples.
+
+Building the parser imports this module and every command module, and `memrepo --help`
+does nothing else: what they import at the top is paid by every command. So none of them
+imports the engine or the models at the top (pydantic, libgit2): `open_repo` is where the
+library is first loaded, and the models a command prints are types only
+(`TYPE_CHECKING`) or are imported in its handler (`tests/test_startup.py`).
+"""
 
 from __future__ import annotations
 
@@ -9,12 +16,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-from pydantic import BaseModel
-
-from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from memrepo.engine import MemoryRepo
 
 ENV_REPO = "MEMREPO_REPO"
 DEFAULT_REPO = "~/agent-memory"
@@ -165,6 +174,9 @@ def read_text_argument(text: str) -> str:
 
 
 def open_repo(args: argparse.Namespace) -> MemoryRepo:
+    """The repo a command works on; the first place a command loads the library."""
+    from memrepo.engine import MemoryRepo
+
     return MemoryRepo.open(repo_path(args))
 
 
@@ -175,6 +187,8 @@ def count(n: int, one: str, many: str) -> str:
 def print_json(data: BaseModel | Sequence[BaseModel]) -> None:
     """The result model as JSON; readable UTF-8 unless some text cannot be encoded (a
     query typed with invalid bytes carries lone surrogates), then escaped, still valid."""
+    from pydantic import BaseModel  # loaded already: `data` is a model
+
     if isinstance(data, BaseModel):
         payload: object = data.model_dump(mode="json")
     else:

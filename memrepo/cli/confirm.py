@@ -7,9 +7,12 @@ every prompt (L0, reference §4a). The rule lives in `MemoryRepo.confirm`.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, emit, open_repo
-from memrepo.models.folder import ConfirmResult
+
+if TYPE_CHECKING:
+    from memrepo.models.folder import ConfirmResult
 
 
 def register(commands: Subparsers) -> None:

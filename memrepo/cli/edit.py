@@ -7,10 +7,13 @@ recall printed. The rules live in `MemoryRepo.edit` and `MemoryRepo.move`.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, emit, open_repo
 from memrepo.errors import InvalidArgument
-from memrepo.models.folder import EditResult, MoveResult
+
+if TYPE_CHECKING:
+    from memrepo.models.folder import EditResult, MoveResult
 
 
 def register(commands: Subparsers) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     EXIT_SKIPPED,
@@ -18,19 +19,21 @@ from memrepo.cli._common import (
     read_text_argument,
     repo_path,
 )
-from memrepo.engine import BY_VALUES, MemoryRepo
-from memrepo.models import (
-    CommitInfo,
-    EntryView,
-    ForgetResult,
-    LintFixResult,
-    LintProblem,
-    LintReport,
-    SyncStatus,
-    UndoResult,
-    WorktreeStatus,
-    WriteResult,
-)
+from memrepo.models.constants import BY_VALUES
+
+if TYPE_CHECKING:
+    from memrepo.models import (
+        CommitInfo,
+        EntryView,
+        ForgetResult,
+        LintFixResult,
+        LintProblem,
+        LintReport,
+        SyncStatus,
+        UndoResult,
+        WorktreeStatus,
+        WriteResult,
+    )
 
 
 def register(commands: Subparsers) -> None:
@@ -209,6 +212,8 @@ def _add_demo(commands: Subparsers) -> None:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from memrepo.engine import MemoryRepo  # the one command that opens no repo
+
     path = Path(args.path).expanduser() if args.path else repo_path(args)
     repo = MemoryRepo.init(path)
     print(f"memory repo ready at {repo.root}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     SHORT,
@@ -14,7 +15,9 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
-from memrepo.models.items import ItemFilters, MemoryItem
+
+if TYPE_CHECKING:
+    from memrepo.models.items import MemoryItem
 
 #: What every action of a command with actions accepts after it.
 
@@ -60,6 +63,7 @@ def _add_items(commands: Subparsers) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     from memrepo.folder.paths import slugify
+    from memrepo.models.items import ItemFilters
 
     filters = ItemFilters.model_validate(
         {

@@ -7,7 +7,6 @@ import argparse
 import importlib.util
 import os
 import sys
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -114,6 +113,8 @@ def _mcp(args: argparse.Namespace) -> int:
     if given and not args.http:
         print(f"memrepo: {', '.join(given)} only apply with --http", file=sys.stderr)
         return 2
+    import uuid  # with `platform` under it: not for every command's start
+
     from memrepo.tools import MemoryTools, ToolContext, allow_all, deny_all
 
     # Refuse before opening the repo: a bad token or address is the likelier mistake.

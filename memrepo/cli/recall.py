@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
-from memrepo.models import RecallHit
-from memrepo.models.recall import Explanation
+
+if TYPE_CHECKING:
+    from memrepo.models.recall import Explanation, RecallHit
 
 
 def register(commands: Subparsers) -> None:

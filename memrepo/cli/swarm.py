@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     SHORT,
@@ -13,7 +14,10 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
-from memrepo.models.swarm import SWARM_KINDS, SwarmNoteResult, SwarmView
+from memrepo.models.constants import SWARM_KINDS
+
+if TYPE_CHECKING:
+    from memrepo.models.swarm import SwarmNoteResult, SwarmView
 
 
 def register(commands: Subparsers) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     SHORT,
@@ -16,8 +17,9 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
-from memrepo.engine import MemoryRepo
-from memrepo.models.sync import ConflictBranch, SyncReport, SyncStatus, TeamInfo
+
+if TYPE_CHECKING:
+    from memrepo.models.sync import ConflictBranch, SyncReport, SyncStatus, TeamInfo
 
 _CONFIRM = "--i-own-this-private-repo"
 _CONFIRM_HELP = "confirm that the repository is private and yours (memrepo pushes all of it)"
@@ -48,6 +50,8 @@ def _add_clone(commands: Subparsers) -> None:
 
 
 def _clone(args: argparse.Namespace) -> int:
+    from memrepo.engine import MemoryRepo  # a clone opens no repo: it makes one
+
     repo = MemoryRepo.clone(
         args.url, Path(args.path).expanduser(), confirm_private=args.confirm, ssh_key=args.ssh_key
     )

@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
-from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models load with the searcher, on the first recall
     from memrepo.models.context import ContextBlocks, ContextRequest, MemoryUsed
+    from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 
 class ReaderContext(TypedDict, total=False):
@@ -60,7 +60,7 @@ class RecallApi(RepoCore):
             contact_ref=contact_ref,
             task_id=task_id,
             min_trust=min_trust,
-            swarm=self.swarms.audience(task_id),
+            swarm=self._swarm_audience(task_id),
         )
         return self.searcher.recall(
             query, visibility, limit=limit, lanes=lanes, detail=detail, explain=explain
@@ -72,8 +72,12 @@ class RecallApi(RepoCore):
         min_trust."""
         from memrepo.recall.searcher import visibility_for
 
-        swarm = self.swarms.audience(reader.get("task_id"))
+        swarm = self._swarm_audience(reader.get("task_id"))
         return self.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
+
+    def _swarm_audience(self, task_id: str | None) -> str | None:
+        # Only a task can be in a swarm: a reader without one never loads the swarms.
+        return self.swarms.audience(task_id) if task_id else None
 
     def mark_used(self, refs: Sequence[str]) -> None:
         """Record that these items were put in a prompt or quoted (folder refs: no-op)."""

@@ -10,51 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memrepo.lazy import load_attribute
-from memrepo.models.folder import (
-    By,
-    CommitInfo,
-    EntryAction,
-    EntryEvent,
-    EntryView,
-    ForgetResult,
-    LintFixResult,
-    LintProblem,
-    LintReport,
-    ProblemKind,
-    SkipReason,
-    UndoResult,
-    WhyReport,
-    WorktreeStatus,
-    WriteAction,
-    WriteResult,
-)
-from memrepo.models.items import (
-    ItemDetail,
-    ItemFilters,
-    MemoryItem,
-    PurgeReport,
-    RetentionReport,
-)
-from memrepo.models.recall import (
-    Detail,
-    Provenance,
-    RecallHit,
-    RecallResult,
-    ReindexReport,
-)
-from memrepo.models.sync import (
-    ConflictBranch,
-    ConflictDetail,
-    ConflictInfo,
-    RemoteInfo,
-    RemoteSettings,
-    SyncReport,
-    SyncStatus,
-    TeamEntry,
-    TeamInfo,
-    TeamSettings,
-    TeamSyncResult,
-)
 
 if TYPE_CHECKING:
     from memrepo.models.context import (
@@ -84,6 +39,24 @@ if TYPE_CHECKING:
         ReviewDetail,
         ReviewSummary,
     )
+    from memrepo.models.folder import (
+        By,
+        CommitInfo,
+        EntryAction,
+        EntryEvent,
+        EntryView,
+        ForgetResult,
+        LintFixResult,
+        LintProblem,
+        LintReport,
+        ProblemKind,
+        SkipReason,
+        UndoResult,
+        WhyReport,
+        WorktreeStatus,
+        WriteAction,
+        WriteResult,
+    )
     from memrepo.models.gitsetup import (
         GitHooksReport,
         HookInstall,
@@ -94,6 +67,20 @@ if TYPE_CHECKING:
         HealthReport,
         SourceCount,
         SourcesReport,
+    )
+    from memrepo.models.items import (
+        ItemDetail,
+        ItemFilters,
+        MemoryItem,
+        PurgeReport,
+        RetentionReport,
+    )
+    from memrepo.models.recall import (
+        Detail,
+        Provenance,
+        RecallHit,
+        RecallResult,
+        ReindexReport,
     )
     from memrepo.models.swarm import (
         SwarmBlock,
@@ -107,6 +94,19 @@ if TYPE_CHECKING:
         TaskInfo,
         TaskTreeDeleted,
     )
+    from memrepo.models.sync import (
+        ConflictBranch,
+        ConflictDetail,
+        ConflictInfo,
+        RemoteInfo,
+        RemoteSettings,
+        SyncReport,
+        SyncStatus,
+        TeamEntry,
+        TeamInfo,
+        TeamSettings,
+        TeamSyncResult,
+    )
     from memrepo.models.transfer import (
         ExportFormat,
         ExportResult,
@@ -116,13 +116,19 @@ if TYPE_CHECKING:
         RestoreResult,
     )
 
-#: Models of the areas a one-shot command rarely needs, built on first access (PEP 562):
-#: every model class costs its build time at import, and `import memrepo` should not pay
-#: for dreaming, swarms, transfer and health to run a recall.
+#: Every model, built on first access (PEP 562) from the module of its area: a model
+#: class costs its schema build at import, every `memrepo.models.<area>` import runs this
+#: file first, and a command should pay only for the areas it prints (`recall` for
+#: recall's, never dreaming's, swarms' or transfer's).
 _LAZY = {
     "AcceptResult": "memrepo.models.dream",
     "BrokenLink": "memrepo.models.dream",
+    "By": "memrepo.models.folder",
     "CheckStatus": "memrepo.models.health",
+    "CommitInfo": "memrepo.models.folder",
+    "ConflictBranch": "memrepo.models.sync",
+    "ConflictDetail": "memrepo.models.sync",
+    "ConflictInfo": "memrepo.models.sync",
     "ContextBlock": "memrepo.models.context",
     "ContextBlocks": "memrepo.models.context",
     "ContextBudgets": "memrepo.models.context",
@@ -130,10 +136,15 @@ _LAZY = {
     "ContextRequest": "memrepo.models.context",
     "CurationChange": "memrepo.models.dream",
     "CurationReport": "memrepo.models.dream",
+    "Detail": "memrepo.models.recall",
     "DreamReport": "memrepo.models.dream",
     "DreamStatus": "memrepo.models.dream",
+    "EntryAction": "memrepo.models.folder",
+    "EntryEvent": "memrepo.models.folder",
+    "EntryView": "memrepo.models.folder",
     "ExportFormat": "memrepo.models.transfer",
     "ExportResult": "memrepo.models.transfer",
+    "ForgetResult": "memrepo.models.folder",
     "GateLayer": "memrepo.models.context",
     "Gateway": "memrepo.models.context",
     "GitHooksReport": "memrepo.models.gitsetup",
@@ -145,14 +156,30 @@ _LAZY = {
     "ImportReport": "memrepo.models.transfer",
     "InjectionDecision": "memrepo.models.context",
     "InjectionInputs": "memrepo.models.context",
+    "ItemDetail": "memrepo.models.items",
+    "ItemFilters": "memrepo.models.items",
     "LineRef": "memrepo.models.dream",
+    "LintFixResult": "memrepo.models.folder",
+    "LintProblem": "memrepo.models.folder",
+    "LintReport": "memrepo.models.folder",
+    "MemoryItem": "memrepo.models.items",
     "MemoryUsed": "memrepo.models.context",
     "Op": "memrepo.models.dream",
+    "ProblemKind": "memrepo.models.folder",
+    "Provenance": "memrepo.models.recall",
+    "PurgeReport": "memrepo.models.items",
+    "RecallHit": "memrepo.models.recall",
+    "RecallResult": "memrepo.models.recall",
     "RecentNote": "memrepo.models.dream",
+    "ReindexReport": "memrepo.models.recall",
     "RejectResult": "memrepo.models.dream",
+    "RemoteInfo": "memrepo.models.sync",
+    "RemoteSettings": "memrepo.models.sync",
     "RestoreResult": "memrepo.models.transfer",
+    "RetentionReport": "memrepo.models.items",
     "ReviewDetail": "memrepo.models.dream",
     "ReviewSummary": "memrepo.models.dream",
+    "SkipReason": "memrepo.models.folder",
     "SourceCount": "memrepo.models.health",
     "SourcesReport": "memrepo.models.health",
     "Surface": "memrepo.models.context",
@@ -164,8 +191,19 @@ _LAZY = {
     "SwarmRef": "memrepo.models.swarm",
     "SwarmSummary": "memrepo.models.swarm",
     "SwarmView": "memrepo.models.swarm",
+    "SyncReport": "memrepo.models.sync",
+    "SyncStatus": "memrepo.models.sync",
     "TaskInfo": "memrepo.models.swarm",
     "TaskTreeDeleted": "memrepo.models.swarm",
+    "TeamEntry": "memrepo.models.sync",
+    "TeamInfo": "memrepo.models.sync",
+    "TeamSettings": "memrepo.models.sync",
+    "TeamSyncResult": "memrepo.models.sync",
+    "UndoResult": "memrepo.models.folder",
+    "WhyReport": "memrepo.models.folder",
+    "WorktreeStatus": "memrepo.models.folder",
+    "WriteAction": "memrepo.models.folder",
+    "WriteResult": "memrepo.models.folder",
 }
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from memrepo.models._base import Frozen
 from memrepo.models.items import PrivacyMode
 from memrepo.models.settings import ContextBudgets as ContextBudgets
 
@@ -34,11 +35,7 @@ Tag = Literal["inferred", "imported", "tainted"]
 BlockName = Literal["l0", "l1", "swarm"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class InjectionInputs(_Frozen):
+class InjectionInputs(Frozen):
     """Everything the gate looks at (reference §4a, `resolveMemoryInjection`).
 
     `retain_memory` is the user's global switch; `gateway` is where the reply goes (the
@@ -59,7 +56,7 @@ class InjectionInputs(_Frozen):
     has_swarm: bool = False
 
 
-class InjectionDecision(_Frozen):
+class InjectionDecision(Frozen):
     """Which prompt layers may carry memory this turn, each with the reason why (or not).
 
     `private_items`: every private item the reader may see (asked for, own chat);
@@ -89,7 +86,7 @@ class InjectionDecision(_Frozen):
         return any(self.allows(layer) for layer in GATE_LAYERS)
 
 
-class ContextRequest(_Frozen):
+class ContextRequest(Frozen):
     """One turn's request for memory context.
 
     `query` is the undecorated user prompt (what recall searches, and the current
@@ -117,7 +114,7 @@ class ContextRequest(_Frozen):
     decision: InjectionDecision | None = None
 
 
-class ContextLine(_Frozen):
+class ContextLine(Frozen):
     """One line as injected: sanitized text, its tags and where it came from.
 
     `ref` is empty for lines that are not facts (Index links, a swarm's goal); `trust`
@@ -143,7 +140,7 @@ class ContextLine(_Frozen):
         return f"- {self.text}{suffix}"
 
 
-class ContextBlock(_Frozen):
+class ContextBlock(Frozen):
     """One tagged block of the prompt: its lines, refs, size and rendered text.
 
     `used` is what the lines cost against `budget`; `dropped` counts lines the budget
@@ -160,7 +157,7 @@ class ContextBlock(_Frozen):
     text: str
 
 
-class ContextBlocks(_Frozen):
+class ContextBlocks(Frozen):
     """Everything memory adds to one turn's prompt; `text` is exactly what is injected."""
 
     surface: Surface
@@ -178,7 +175,7 @@ class ContextBlocks(_Frozen):
         return next((b for b in self.blocks if b.name == name), None)
 
 
-class MemoryUsed(_Frozen):
+class MemoryUsed(Frozen):
     """What a `memory_used` listener hears: the refs a surface injected in one turn."""
 
     surface: Surface

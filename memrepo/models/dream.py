@@ -10,7 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memrepo.models._base import Frozen
 
 OpKind = Literal["add", "remove", "merge", "rewrite", "move", "link"]
 PassName = Literal[
@@ -36,11 +38,7 @@ PASS_ORDER: tuple[PassName, ...] = (
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class LineRef(_Frozen):
+class LineRef(Frozen):
     """A line an operation changes: its file, where it was (0-based) and its exact text.
 
     Operations find their lines again by text (nearest to `line`), so a review still
@@ -52,7 +50,7 @@ class LineRef(_Frozen):
     raw: str
 
 
-class Op(_Frozen):
+class Op(Frozen):
     """One proposed change with why it is proposed, what it relies on, and its class.
 
     `text` is the full new line (add, merge, rewrite); `dest` is the file a move goes to
@@ -74,7 +72,7 @@ class Op(_Frozen):
     why_review: str | None = None
 
 
-class RecentNote(_Frozen):
+class RecentNote(Frozen):
     """A recent task note the caller hands to a dream (evidence and model input)."""
 
     text: str
@@ -82,7 +80,7 @@ class RecentNote(_Frozen):
     source: str | None = None
 
 
-class BrokenLink(_Frozen):
+class BrokenLink(Frozen):
     """A `[[link]]` whose target is gone and that git's rename detection cannot place."""
 
     path: str
@@ -90,7 +88,7 @@ class BrokenLink(_Frozen):
     target: str
 
 
-class CurationChange(_Frozen):
+class CurationChange(Frozen):
     """One curation-log row: an automatic change to a memory item, undoable."""
 
     id: int
@@ -104,7 +102,7 @@ class CurationChange(_Frozen):
     undone_at: datetime | None = None
 
 
-class CurationReport(_Frozen):
+class CurationReport(Frozen):
     """What one commitment-expiry sweep did (reference §5b)."""
 
     candidates: int = 0
@@ -114,7 +112,7 @@ class CurationReport(_Frozen):
     capped: bool = False
 
 
-class DreamReport(_Frozen):
+class DreamReport(Frozen):
     """What a dream did: one safe commit on main, one review branch, what it left alone."""
 
     started_at: datetime
@@ -131,7 +129,7 @@ class DreamReport(_Frozen):
     curation: CurationReport | None = None
 
 
-class ReviewSummary(_Frozen):
+class ReviewSummary(Frozen):
     """One review branch as `review list` shows it."""
 
     name: str
@@ -143,7 +141,7 @@ class ReviewSummary(_Frozen):
     passes: tuple[str, ...] = ()
 
 
-class ReviewDetail(_Frozen):
+class ReviewDetail(Frozen):
     """A review branch with its operations (numbered from 1) and a per-entry diff."""
 
     summary: ReviewSummary
@@ -151,7 +149,7 @@ class ReviewDetail(_Frozen):
     diff: str
 
 
-class AcceptResult(_Frozen):
+class AcceptResult(Frozen):
     """The commit an accepted review made on main; what was accepted and rejected."""
 
     name: str
@@ -160,14 +158,14 @@ class AcceptResult(_Frozen):
     rejected: tuple[str, ...] = ()
 
 
-class RejectResult(_Frozen):
+class RejectResult(Frozen):
     """A rejected review: its branch is deleted and its fingerprints remembered."""
 
     name: str
     rejected: tuple[str, ...]
 
 
-class DreamStatus(_Frozen):
+class DreamStatus(Frozen):
     """The last dream, for health: when, what it found, and reviews still waiting."""
 
     last_at: datetime | None = None

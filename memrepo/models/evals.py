@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from memrepo.models._base import Frozen
 
 FileText = str | list[str]
 """A file's content: one string, or a list of lines (joined with newlines, plus a final
 newline) so fixtures stay readable."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RememberStep(_Strict):
+class RememberStep(Frozen):
     """One ``MemoryRepo.remember`` call of a setup (only the routing-relevant kwargs)."""
 
     text: str
@@ -39,7 +37,7 @@ class RememberStep(_Strict):
     source: str | None = None
 
 
-class WorkspaceStep(_Strict):
+class WorkspaceStep(Frozen):
     """One ``MemoryRepo.set_workspace`` call, applied before any ``remember``."""
 
     workspace: str
@@ -47,7 +45,7 @@ class WorkspaceStep(_Strict):
     privacy: Literal["normal", "strict", "disabled"] | None = None
 
 
-class TeamRepo(_Strict):
+class TeamRepo(Frozen):
     """A team memory repo, published by a teammate to a local bare repo (no network).
 
     ``files`` are on the team's main when this memory adds the team; ``later`` files
@@ -59,7 +57,7 @@ class TeamRepo(_Strict):
     later: dict[str, FileText] = Field(default_factory=dict)
 
 
-class TaskStep(_Strict):
+class TaskStep(Frozen):
     """One task of the local task registry; tasks sharing a root share its swarm."""
 
     id: str
@@ -67,7 +65,7 @@ class TaskStep(_Strict):
     parent: str | None = None
 
 
-class SwarmNoteStep(_Strict):
+class SwarmNoteStep(Frozen):
     """One ``MemoryRepo.swarm_note`` call. An answer names the *text* of an earlier
     question note of the same setup (refs depend on hashes)."""
 
@@ -80,7 +78,7 @@ class SwarmNoteStep(_Strict):
     answers: str | None = None
 
 
-class EvalSetup(_Strict):
+class EvalSetup(Frozen):
     """The memory a category's cases run against, built in this order:
 
     1. ``files`` written and committed with plain git (as a person would), then the memory
@@ -106,7 +104,7 @@ class EvalSetup(_Strict):
     uncommitted: dict[str, FileText] = Field(default_factory=dict)
 
 
-class CaseOptions(_Strict):
+class CaseOptions(Frozen):
     """The recall arguments of a case besides the query."""
 
     workspace: str | None = None
@@ -117,7 +115,7 @@ class CaseOptions(_Strict):
     lanes: list[str] | None = None
 
 
-class EvalCase(_Strict):
+class EvalCase(Frozen):
     """One query, what its answer must contain (``expect``) and must never contain.
 
     With ``ordered``, the expected texts must also rank in the order listed (say, an
@@ -147,7 +145,7 @@ class EvalCase(_Strict):
         return self
 
 
-class EvalCategory(_Strict):
+class EvalCategory(Frozen):
     """One fixture file: a category of cases over one repo setup."""
 
     category: str
@@ -159,7 +157,7 @@ class EvalCategory(_Strict):
 # --- results ---------------------------------------------------------------------------
 
 
-class Leak(_Strict):
+class Leak(Frozen):
     """A ``must_not`` text that appeared in a hit (`rank` is 1-based)."""
 
     case_id: str
@@ -168,7 +166,7 @@ class Leak(_Strict):
     ref: str
 
 
-class CaseResult(_Strict):
+class CaseResult(Frozen):
     """How one case went. ``ranks`` holds, per expected text, the 1-based rank of the
     first hit containing it (None when it is not within the limit). ``hits`` previews the
     hit texts only when the case missed, ranked an expectation below first, or leaked.
@@ -189,14 +187,14 @@ class CaseResult(_Strict):
     hits: list[str] = Field(default_factory=list)
 
 
-class Failure(_Strict):
+class Failure(Frozen):
     """A case whose recall raised (or reported a failed lane), with the message."""
 
     case_id: str
     message: str
 
 
-class CategoryScore(_Strict):
+class CategoryScore(Frozen):
     """Metrics of one category (or of every case, for ``overall``).
 
     Recall@k and MRR are averaged over the ``scored`` cases (those with expectations);
@@ -215,7 +213,7 @@ class CategoryScore(_Strict):
     misordered: int = 0
 
 
-class EvalReport(_Strict):
+class EvalReport(Frozen):
     """The result of one eval run: per-category rows, the overall row, leaks, failures."""
 
     limit: int

@@ -9,11 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from memrepo.models._base import Frozen
+from memrepo.models.constants import By as By
 from memrepo.models.sync import SyncStatus
 
-By = Literal["user", "agent", "dream", "import"]
 WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
 EntryAction = Literal["added", "changed", "moved", "removed"]
 SkipReason = Literal[
@@ -30,11 +31,7 @@ SkipReason = Literal[
 ]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class WriteResult(_Frozen):
+class WriteResult(Frozen):
     """What `remember` did: written (inserted, reinforced, superseded, updated) or skipped.
 
     `store` says where it went: the folder (a commit) or memory_items (a `memory:` ref,
@@ -56,7 +53,7 @@ class WriteResult(_Frozen):
         return self.status == "written"
 
 
-class EntryView(_Frozen):
+class EntryView(Frozen):
     """One entry of the folder as a reader sees it (line is 1-based, as editors count).
 
     `uncommitted` marks an entry a person typed that no commit holds yet (the next write
@@ -73,7 +70,7 @@ class EntryView(_Frozen):
     uncommitted: bool = False
 
 
-class CommitInfo(_Frozen):
+class CommitInfo(Frozen):
     """One commit of the memory repo with the memrepo trailers decoded."""
 
     id: str
@@ -88,7 +85,7 @@ class CommitInfo(_Frozen):
     paths: tuple[str, ...] = ()
 
 
-class ForgetResult(_Frozen):
+class ForgetResult(Frozen):
     """What `forget` removed: a folder entry (with its commit) or a memory item."""
 
     ref: str
@@ -98,7 +95,7 @@ class ForgetResult(_Frozen):
     commit: str | None = None
 
 
-class UndoResult(_Frozen):
+class UndoResult(Frozen):
     """The commit `undo` reversed and the new commit that reversed it."""
 
     undone: str
@@ -108,7 +105,7 @@ class UndoResult(_Frozen):
     entries_restored: int
 
 
-class WorktreeStatus(_Frozen):
+class WorktreeStatus(Frozen):
     """Edits a person made that are not committed yet (paths relative to the root)."""
 
     root: str
@@ -139,7 +136,7 @@ ProblemKind = Literal[
 Severity = Literal["error", "warning"]
 
 
-class LintProblem(_Frozen):
+class LintProblem(Frozen):
     """One problem `lint` found; line is 1-based or None for a whole file."""
 
     kind: ProblemKind
@@ -149,7 +146,7 @@ class LintProblem(_Frozen):
     message: str
 
 
-class LintReport(_Frozen):
+class LintReport(Frozen):
     """Every problem lint found; `ok` is false when any is an error."""
 
     problems: tuple[LintProblem, ...] = ()
@@ -159,7 +156,7 @@ class LintReport(_Frozen):
         return not any(p.severity == "error" for p in self.problems)
 
 
-class LintFixResult(_Frozen):
+class LintFixResult(Frozen):
     """What `lint --fix` changed (one commit, or None when nothing needed fixing) and the
     lint report of the folder after it."""
 
@@ -169,7 +166,7 @@ class LintFixResult(_Frozen):
     report: LintReport
 
 
-class EntryEvent(_Frozen):
+class EntryEvent(Frozen):
     """One commit in the life of a folder entry, with the trailers that say who and why."""
 
     action: EntryAction
@@ -187,7 +184,7 @@ class EntryEvent(_Frozen):
     source: str | None = None
 
 
-class WhyReport(_Frozen):
+class WhyReport(Frozen):
     """Where a memory came from: a folder entry's commits or an item's chain, in words.
 
     `explanation` is the plain-language answer a person reads; `events` (folder entries,
@@ -202,7 +199,7 @@ class WhyReport(_Frozen):
     events: tuple[EntryEvent, ...] = ()
 
 
-class EditResult(_Frozen):
+class EditResult(Frozen):
     """What `edit` did to one entry. `ref` is the entry's ref now (a reworded entry
     without a `subject` gets a new id); `changed` is False when the line already said
     that (no commit)."""
@@ -216,7 +213,7 @@ class EditResult(_Frozen):
     redacted: tuple[str, ...] = ()
 
 
-class MoveResult(_Frozen):
+class MoveResult(Frozen):
     """What `move` did: the entry left `source` for `target` in one `commit`. `merged`
     is True when `target` held the same entry already, so the line only left `source`."""
 
@@ -229,7 +226,7 @@ class MoveResult(_Frozen):
     commit: str | None = None
 
 
-class ConfirmResult(_Frozen):
+class ConfirmResult(Frozen):
     """What `confirm` did: a person vouched for a memory the agent (or an import or a
     dream) wrote, so it may stand in every prompt (L0).
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from memrepo.models._base import Frozen
 
 HookState = Literal["installed", "unchanged", "kept_existing"]
 
 
-class HookInstall(BaseModel):
+class HookInstall(Frozen):
     """One git hook: written, already ours, or a hook of the user's own left alone."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     path: str
@@ -21,10 +19,8 @@ class HookInstall(BaseModel):
     note: str = ""
 
 
-class GitHooksReport(BaseModel):
+class GitHooksReport(Frozen):
     """What `install-git-hooks` set up; running it again changes nothing (`changed` false)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     #: The merge driver command written to `.git/config` as `merge.memrepo.driver`.
     driver: str

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import computed_field
+
+from memrepo.models._base import Frozen
 
 CheckStatus = Literal["PASS", "WARN", "FAIL", "SKIP", "INFO"]
 
@@ -17,11 +19,7 @@ CheckStatus = Literal["PASS", "WARN", "FAIL", "SKIP", "INFO"]
 SEVERITY: dict[CheckStatus, int] = {"SKIP": 0, "PASS": 0, "INFO": 0, "WARN": 1, "FAIL": 2}
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class HealthCheck(_Frozen):
+class HealthCheck(Frozen):
     """One check: its status, the figure measured against the threshold, and a fix.
 
     `figure` and `threshold` are in `unit` (`%`, `MiB`, `tokens`, `days`, `s`, or a noun
@@ -39,7 +37,7 @@ class HealthCheck(_Frozen):
     fix: str = ""
 
 
-class HealthReport(_Frozen):
+class HealthReport(Frozen):
     """Every check of one run, in a fixed order, under one thresholds preset."""
 
     preset: str
@@ -75,7 +73,7 @@ class HealthReport(_Frozen):
         raise KeyError(name)
 
 
-class SourceCount(_Frozen):
+class SourceCount(Frozen):
     """How many memories one producer wrote with one trust, in one scope.
 
     Folder entries: `source` is `by` (user, agent, dream, import) and `producer` the
@@ -91,7 +89,7 @@ class SourceCount(_Frozen):
     count: int
 
 
-class SourcesReport(_Frozen):
+class SourcesReport(Frozen):
     """Counts of active memories per source and producer: the folder at HEAD and the
     memory_items store. Counts only: no text, no subjects, no refs."""
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AwareDatetime, Field, ValidationError, field_validator
 
 from memrepo.errors import InvalidArgument
+from memrepo.models._base import Frozen
+from memrepo.models.constants import ITEM_REF_PREFIX as ITEM_REF_PREFIX
 
 Kind = Literal["identity", "preference", "fact", "rule", "commitment", "relationship", "note"]
 Scope = Literal["global", "workspace", "contact", "task"]
@@ -38,15 +40,8 @@ ItemSkipReason = Literal[
     "outranked",
 ]
 
-#: How recall and `forget` name an item: `memory:<id>` (DESIGN §2).
-ITEM_REF_PREFIX = "memory:"
-
 #: Subject keys memrepo derives or writes itself; a caller may not name one like these.
 RESERVED_SUBJECT_PREFIXES = ("hash:", "deleted:")
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -61,14 +56,14 @@ def _blank_to_none(value: str | None) -> str | None:
     return stripped or None
 
 
-class SourceRefAlias(_Frozen):
+class SourceRefAlias(Frozen):
     """Another record that stated the same content (kept so its edit or delete finds it)."""
 
     store: str = Field(min_length=1)
     id: str = Field(min_length=1)
 
 
-class SourceRef(_Frozen):
+class SourceRef(Frozen):
     """Where an item came from (`{store, id}`), plus the refs of records merged into it."""
 
     store: str = Field(min_length=1)
@@ -82,7 +77,7 @@ class SourceRef(_Frozen):
         )
 
 
-class WorkspacePolicy(_Frozen):
+class WorkspacePolicy(Frozen):
     """A workspace's memory settings as the writer sees them (memory on/off, privacy)."""
 
     enabled: bool = True
@@ -94,7 +89,7 @@ class WorkspacePolicy(_Frozen):
         return not self.enabled or self.privacy == "disabled"
 
 
-class ItemCandidate(_Frozen):
+class ItemCandidate(Frozen):
     """What a producer asks the writer to remember (reference §3, `MemoryCandidate`).
 
     `privacy=None` leaves privacy to policy (third-party text and strict workspaces are
@@ -147,7 +142,7 @@ class ItemCandidate(_Frozen):
         return _utc(value)
 
 
-class MemoryItem(_Frozen):
+class MemoryItem(Frozen):
     """One row of memory_items; datetimes are timezone-aware UTC.
 
     `tainted`: written after untrusted input and not since vouched for by the user; recall
@@ -188,7 +183,7 @@ class MemoryItem(_Frozen):
         return self.subject_key.startswith("hash:")
 
 
-class ItemWriteResult(_Frozen):
+class ItemWriteResult(Frozen):
     """What `ingest` did: written (inserted, reinforced, superseded, updated) or skipped.
 
     `holder_id` names the row that outranked the write; `superseded_ids` the rows this
@@ -209,7 +204,7 @@ class ItemWriteResult(_Frozen):
         return self.status == "written"
 
 
-class ItemFilters(_Frozen):
+class ItemFilters(Frozen):
     """What `ItemStore.list` returns; private items only with `include_private`."""
 
     workspace_id: str | None = None
@@ -223,14 +218,14 @@ class ItemFilters(_Frozen):
     limit: int | None = Field(default=None, ge=1)
 
 
-class ItemDetail(_Frozen):
+class ItemDetail(Frozen):
     """One item and the revisions it replaced, newest first (walking `supersedes_id`)."""
 
     item: MemoryItem
     chain: tuple[MemoryItem, ...] = ()
 
 
-class ItemChange(_Frozen):
+class ItemChange(Frozen):
     """What a change listener hears after a commit (reference §3 step 8)."""
 
     kind: Literal["ingest", "status", "purge", "retention"]
@@ -239,7 +234,7 @@ class ItemChange(_Frozen):
     scope: Scope | None = None
 
 
-class RetentionReport(_Frozen):
+class RetentionReport(Frozen):
     """Rows one retention run dropped, by rule."""
 
     ran_at: datetime
@@ -252,7 +247,7 @@ class RetentionReport(_Frozen):
         return self.tombstones + self.expired + self.revisions
 
 
-class PurgeReport(_Frozen):
+class PurgeReport(Frozen):
     """Rows a purge deleted, and rows that survived with their task link cleared."""
 
     deleted: int = 0

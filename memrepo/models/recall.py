@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memrepo.models._base import Frozen
 
 Detail = Literal["snippet", "full"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Provenance(_Frozen):
+class Provenance(Frozen):
     """Where a hit comes from, so an agent can cite it and a person can check it."""
 
     repo: str = "main"
@@ -27,7 +25,7 @@ class Provenance(_Frozen):
     uncommitted: bool = False
 
 
-class Explanation(_Frozen):
+class Explanation(Frozen):
     """Why a hit came up (``recall(..., explain=True)``), in the order the score is made.
 
     `matched` names the query words that met each part of the entry: its own `text`
@@ -50,7 +48,7 @@ class Explanation(_Frozen):
     score: float = 0.0
 
 
-class RecallHit(_Frozen):
+class RecallHit(Frozen):
     """One fused hit. `relevance` is the score relative to the best hit (1.0 for it)."""
 
     ref: str
@@ -67,7 +65,7 @@ class RecallHit(_Frozen):
     explain: Explanation | None = None
 
 
-class RecallResult(_Frozen):
+class RecallResult(Frozen):
     """The ranked hits of one recall, and any lane that failed (recall raises when all do)."""
 
     query: str
@@ -75,7 +73,7 @@ class RecallResult(_Frozen):
     lane_errors: dict[str, str] = Field(default_factory=dict)
 
 
-class ReindexReport(_Frozen):
+class ReindexReport(Frozen):
     """What a full rebuild indexed."""
 
     documents: int

@@ -6,22 +6,16 @@ These are the boundary shapes: API results, `--json` output and tool schemas.
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import Field
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from memrepo.models._base import Frozen
+from memrepo.models.constants import SWARM_KINDS as SWARM_KINDS
+from memrepo.models.constants import SwarmKind as SwarmKind
 from memrepo.models.folder import WriteResult
 from memrepo.models.items import PurgeReport
 
-SwarmKind = Literal["finding", "ruled_out", "question", "answer"]
-SWARM_KINDS: tuple[SwarmKind, ...] = ("finding", "ruled_out", "question", "answer")
 
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class TaskInfo(_Frozen):
+class TaskInfo(Frozen):
     """One task as a task registry knows it: its id, title and parent (None: a root)."""
 
     id: str
@@ -29,7 +23,7 @@ class TaskInfo(_Frozen):
     parent: str | None = None
 
 
-class SwarmRef(_Frozen):
+class SwarmRef(Frozen):
     """Where a task's swarm lives, derived from its parent chain (never from the caller).
 
     `chain` runs from the task itself to the root; `folder` is the repo path
@@ -43,7 +37,7 @@ class SwarmRef(_Frozen):
     chain: tuple[str, ...]
 
 
-class SwarmNote(_Frozen):
+class SwarmNote(Frozen):
     """One note as it stands in findings.md or questions.md."""
 
     ref: str
@@ -59,7 +53,7 @@ class SwarmNote(_Frozen):
     line: int = 0
 
 
-class SwarmQuestion(_Frozen):
+class SwarmQuestion(Frozen):
     """A question with the answers peers gave to it (none yet: still open)."""
 
     question: SwarmNote
@@ -70,7 +64,7 @@ class SwarmQuestion(_Frozen):
         return not self.answers
 
 
-class SwarmView(_Frozen):
+class SwarmView(Frozen):
     """What a swarm holds, shaped for the `<swarm>` block and `memrepo swarm show`.
 
     `findings` are the latest findings and ruled-out paths, oldest first; `questions` the
@@ -88,7 +82,7 @@ class SwarmView(_Frozen):
     open_questions: int = 0
 
 
-class SwarmBlock(_Frozen):
+class SwarmBlock(Frozen):
     """The rendered `<swarm>` block, the refs it shows and its token estimate."""
 
     text: str
@@ -103,7 +97,7 @@ class SwarmNoteResult(WriteResult):
     kind: SwarmKind
 
 
-class SwarmSummary(_Frozen):
+class SwarmSummary(Frozen):
     """One swarm folder at HEAD, for `memrepo swarm list`."""
 
     folder: str
@@ -114,7 +108,7 @@ class SwarmSummary(_Frozen):
     questions: int = 0
 
 
-class TaskTreeDeleted(_Frozen):
+class TaskTreeDeleted(Frozen):
     """What deleting a task tree removed: the tasks, the swarm folder (when the task
     was a root and its swarm had notes), and their memory_items."""
 

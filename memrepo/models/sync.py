@@ -9,13 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from memrepo.models._base import Frozen
+from memrepo.models.constants import TEAM_REF_PREFIX as TEAM_REF_PREFIX
 from memrepo.models.settings import RemoteSettings as RemoteSettings
 from memrepo.models.settings import TeamSettings as TeamSettings
-
-#: How refs of team repo entries begin (`team:<name>:<path>#<id>`); nothing writes them.
-TEAM_REF_PREFIX = "team:"
 
 ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
@@ -24,11 +23,7 @@ Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_pu
 MAX_TEAMS = 3
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ConflictInfo(_Frozen):
+class ConflictInfo(Frozen):
     """One path both sides changed in ways the entry merge could not reconcile; main kept
     one version, the other is on the conflict branch."""
 
@@ -37,7 +32,7 @@ class ConflictInfo(_Frozen):
     detail: str = ""
 
 
-class ConflictBranch(_Frozen):
+class ConflictBranch(Frozen):
     """A `sync/conflict-<date>-<n>` branch: the merge's losing versions, for the user to
     compare with main (`git diff main <name>`) and take over by hand if they want."""
 
@@ -48,7 +43,7 @@ class ConflictBranch(_Frozen):
     conflicts: tuple[ConflictInfo, ...] = ()
 
 
-class ConflictDetail(_Frozen):
+class ConflictDetail(Frozen):
     """A conflict branch with the text each conflicted path has on main and on it."""
 
     branch: ConflictBranch
@@ -56,7 +51,7 @@ class ConflictDetail(_Frozen):
     diff: str = ""
 
 
-class RemoteInfo(_Frozen):
+class RemoteInfo(Frozen):
     """The configured remote as `memrepo remote show` reports it."""
 
     url: str
@@ -67,7 +62,7 @@ class RemoteInfo(_Frozen):
     git_remote: str | None = None
 
 
-class TeamSyncResult(_Frozen):
+class TeamSyncResult(Frozen):
     """What one team fetch did: the commit it now reads, or why it kept the old one."""
 
     name: str
@@ -76,7 +71,7 @@ class TeamSyncResult(_Frozen):
     error: str | None = None
 
 
-class SyncReport(_Frozen):
+class SyncReport(Frozen):
     """What one `sync()` did, in order: pending edits committed, fetched, integrated,
     pushed; conflicts and their branch are reported, never silently dropped."""
 
@@ -96,7 +91,7 @@ class SyncReport(_Frozen):
     warnings: tuple[str, ...] = ()
 
 
-class TeamInfo(_Frozen):
+class TeamInfo(Frozen):
     """A configured team repo and the state of its local read-only clone."""
 
     name: str
@@ -108,7 +103,7 @@ class TeamInfo(_Frozen):
     entries: int | None = None
 
 
-class SyncStatus(_Frozen):
+class SyncStatus(Frozen):
     """Sync state without touching the network: the last outcome, how far main and the
     last known remote main are apart, conflict branches waiting, each team's state."""
 
@@ -124,7 +119,7 @@ class SyncStatus(_Frozen):
     teams: tuple[TeamInfo, ...] = ()
 
 
-class TeamEntry(_Frozen):
+class TeamEntry(Frozen):
     """One entry of a team repo's MEMORY.md, for L0 (read-only, provenance included)."""
 
     team: str

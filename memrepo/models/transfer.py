@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memrepo.models._base import Frozen
 
 ExportFormat = Literal["bundle", "jsonl"]
 ImportFormat = Literal["claude-code", "letta", "jsonl"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ExportResult(_Frozen):
+class ExportResult(Frozen):
     """What `export` wrote: a bundle counts branches and commits, a jsonl export entries;
     both count items. `uncommitted` lists edits people left uncommitted, which an export
     of git history does not carry: commit them (any memrepo write does) first."""
@@ -32,7 +30,7 @@ class ExportResult(_Frozen):
     uncommitted: tuple[str, ...] = ()
 
 
-class RestoreResult(_Frozen):
+class RestoreResult(Frozen):
     """The memory repo `restore` created: its root, main's commit, branches and items."""
 
     root: str
@@ -42,7 +40,7 @@ class RestoreResult(_Frozen):
     encrypted: bool
 
 
-class ImportProblem(_Frozen):
+class ImportProblem(Frozen):
     """Input that was not imported: where (path, 1-based line when known), why, and how."""
 
     path: str
@@ -51,7 +49,7 @@ class ImportProblem(_Frozen):
     message: str
 
 
-class ImportReport(_Frozen):
+class ImportReport(Frozen):
     """What an import did: facts read, written (folder entries and items), reinforced
     (already there), skipped by reason, the problems found in the input and the commit.
 

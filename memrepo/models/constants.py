@@ -1,0 +1,27 @@
+"""Values the models define that code needs without building a model: ref prefixes and
+the closed choice lists a parser offers.
+
+Importing a model module builds its pydantic classes; `memrepo --help` lists the swarm
+note kinds and who may write (`--by`), and every verb checks a ref's prefix, none of which
+should pay for that. The model modules re-export these names, so
+`memrepo.models.items.ITEM_REF_PREFIX` and the others still work.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = ["BY_VALUES", "ITEM_REF_PREFIX", "SWARM_KINDS", "TEAM_REF_PREFIX", "By", "SwarmKind"]
+
+#: Who wrote a fact: the `by` key of an entry's metadata.
+By = Literal["user", "agent", "dream", "import"]
+BY_VALUES: tuple[By, ...] = ("user", "agent", "dream", "import")
+
+#: How recall and `forget` name an item: `memory:<id>` (docs/architecture.md §2).
+ITEM_REF_PREFIX = "memory:"
+
+#: How refs of team repo entries begin (`team:<name>:<path>#<id>`); nothing writes them.
+TEAM_REF_PREFIX = "team:"
+
+SwarmKind = Literal["finding", "ruled_out", "question", "answer"]
+SWARM_KINDS: tuple[SwarmKind, ...] = ("finding", "ruled_out", "question", "answer")
