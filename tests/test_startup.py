@@ -10,6 +10,7 @@ took is `benchmarks/bench_startup.py`'s business, not a test's.
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import pytest
 
 import memrepo.models
 from memrepo import MemoryRepo
+from memrepo.cli import COMMAND_MODULES, build_parser
 
 #: Never loaded by help or --version: each costs tens of milliseconds to import.
 HEAVY = ("pydantic", "pydantic_core", "pygit2", "whoosh", "cryptography", "markdown_it")
@@ -86,6 +88,25 @@ def test_recall_on_a_small_repo_imports_only_what_recall_needs(tmp_path: Path) -
     assert "Prefers pnpm over npm" in out
     assert loaded(modules, ("pygit2", "whoosh", "pydantic")) == ["pydantic", "pygit2", "whoosh"]
     assert loaded(modules, NOT_FOR_RECALL) == []
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no commands")
+
+
+def test_each_command_builds_the_parser_it_has_in_the_whole_one() -> None:
+    """`memrepo CMD` builds only CMD's module: the table must name every command, and
+    the part built must parse and print help exactly as the whole parser does."""
+    whole = _commands(build_parser())
+    assert sorted(COMMAND_MODULES) == sorted(whole)
+    for module in set(COMMAND_MODULES.values()):
+        part = _commands(build_parser(only=module))
+        assert sorted(part) == sorted(c for c, m in COMMAND_MODULES.items() if m == module)
+        for name, sub in part.items():
+            assert sub.format_help() == whole[name].format_help(), name
 
 
 def test_every_model_is_importable_from_the_models_package() -> None:

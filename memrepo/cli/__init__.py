@@ -5,6 +5,10 @@ human text or, with `--json`, as the result model's JSON. A `MemrepoError` becom
 line on stderr and exit code 1; argparse usage errors exit 2; a warning the library
 raises (a crash journal set aside, ...) is one `memrepo: warning:` line on stderr, never
 Python's file:line form. The rules live in the library, never here.
+
+Every command pays for the start of this one: `memrepo --help` imports no more than the
+command modules (no engine, pydantic or libgit2: `memrepo.cli._common` says how), and a
+command builds only its own module's part of the parser (`COMMAND_MODULES`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TextIO
 
 from memrepo.cli import (
@@ -36,7 +41,38 @@ from memrepo.cli import (
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
 from memrepo.errors import MemrepoError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
+#: Each command module and the commands it registers, in the order `memrepo --help` lists
+#: them. Building the whole parser costs about as much as a short command's own work, so
+#: `memrepo recall ...` builds recall's module only; help without a command, and anything
+#: not named here, builds all of it (`tests/test_startup.py` checks the table).
+_COMMANDS: dict[ModuleType, tuple[str, ...]] = {
+    folder: (
+        "init", "remember", "forget", "log", "undo", "status", "lint", "show", "entries",
+        "why", "demo",
+    ),
+    items: ("items", "retention", "workspace"),
+    confirm: ("confirm",),
+    edit: ("edit", "move"),
+    recall: ("recall", "reindex"),
+    context: ("context",),
+    evals: ("eval",),
+    mcp: ("mcp",),
+    swarm: ("swarm",),
+    task: ("task",),
+    gitsetup: ("install-git-hooks", "merge-driver", "git-hook"),
+    dream: ("dream", "review"),
+    transfer: ("export", "restore", "import"),
+    sync: ("clone", "remote", "sync", "team", "conflicts"),
+    health: ("health", "sources"),
+}  # fmt: skip
+COMMAND_MODULES = {
+    name: module.__name__.rpartition(".")[2]
+    for module, names in _COMMANDS.items()
+    for name in names
+}
+"""The module (of `memrepo.cli`) that registers each command."""
 
 
 EXIT_INTERRUPTED = 130
@@ -61,9 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    parser = build_parser()
     if not argv or argv[0] == "help":
-        return _help(parser, argv[1:])
+        return _help(argv[1:])
+    parser = build_parser(only=_module_of(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits for --help (0) and usage errors (2)
@@ -86,8 +122,9 @@ def _run(argv: list[str]) -> int:
             return 1
 
 
-def _help(parser: argparse.ArgumentParser, topic: list[str]) -> int:
+def _help(topic: list[str]) -> int:
     """`memrepo`, `memrepo help` and `memrepo help COMMAND [ACTION]` print help (exit 0)."""
+    parser = build_parser(only=_module_of(topic))
     if topic:
         try:
             parser.parse_args([*topic, "--help"])
@@ -95,6 +132,21 @@ def _help(parser: argparse.ArgumentParser, topic: list[str]) -> int:
             return exc.code if isinstance(exc.code, int) else 2
     parser.print_help()
     return 0
+
+
+def _module_of(argv: Sequence[str]) -> str | None:
+    """The module of the command `argv` runs, when that is plain without parsing: the
+    first word after any `--repo PATH`. None (build every command) for anything else: no
+    command, an unknown one, another option before it (argparse reads `--rep` as
+    `--repo`), so the whole parser answers exactly as before."""
+    words = iter(argv)
+    for word in words:
+        if word == "--repo":
+            if next(words, None) is None:
+                return None
+        elif not word.startswith("--repo="):
+            return COMMAND_MODULES.get(word)
+    return None
 
 
 def _os_error(exc: OSError) -> str:
@@ -136,8 +188,9 @@ def _version() -> str:
     return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every command (also used to check the help texts)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every command (also used to check the help texts), or with
+    `only` of the commands of that module (`COMMAND_MODULES`): the same parser for them."""
     parser = argparse.ArgumentParser(
         prog="memrepo",
         description="A git-native manager for an AI agent's long-term memory: markdown "
@@ -157,19 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo", metavar="PATH", default=None, help=REPO_HELP)
     parser.add_argument("--version", action="version", version=f"memrepo {_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    folder.register(commands)
-    items.register(commands)
-    confirm.register(commands)
-    edit.register(commands)
-    recall.register(commands)
-    context.register(commands)
-    evals.register(commands)
-    mcp.register(commands)
-    swarm.register(commands)
-    task.register(commands)
-    gitsetup.register(commands)
-    dream.register(commands)
-    transfer.register(commands)
-    sync.register(commands)
-    health.register(commands)
+    for module in _COMMANDS:
+        if only is None or module.__name__ == f"{__name__}.{only}":
+            module.register(commands)
     return parser
