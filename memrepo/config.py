@@ -45,7 +45,7 @@ class LocalConfig(BaseModel):
     lock_timeout_seconds: float = 30.0
     store_busy_timeout_seconds: float = 5.0
     workspaces: dict[str, WorkspaceSettings] = Field(default_factory=dict)
-    #: Token budgets of the prompt blocks (DESIGN §7: L0 600, L1 400 / compact 250).
+    #: Token budgets of the prompt blocks (docs/architecture.md §7: L0 600, L1 400 / compact 250).
     context: ContextBudgets = Field(default_factory=ContextBudgets)
     #: The user's own remote for `sync` (URL, confirmation, ssh key path; no credential).
     remote: RemoteSettings | None = None

@@ -5,7 +5,7 @@ area, one mixin module each, and `MemoryRepo` combines them:
 
 - `core`: `RepoCore`, the folder, the config and the services opened on first use (item
   writer, search index, swarms, context builder); every area subclasses it.
-- `writes`: remember, forget, undo, feedback (the write pipeline of DESIGN §3).
+- `writes`: remember, forget, undo, feedback (the write pipeline of docs/architecture.md §3).
 - `edits_api`: edit an entry in place, move one to another file.
 - `items_api`: memory_items reads, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.

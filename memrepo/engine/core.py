@@ -93,7 +93,7 @@ class RepoCore:
 
     @cached_property
     def swarms(self) -> Swarms:
-        """Swarm folders (DESIGN §10) and the task registry they follow: the local one
+        """Swarm folders (docs/architecture.md §10) and the task registry they follow: the local one
         in `.git/memrepo/tasks.json` unless a host calls `swarms.use_registry(...)`."""
         from memrepo.swarm.service import Swarms
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 class DreamApi(RepoCore):
-    """Dreaming (DESIGN §11): safe changes on main, the rest for a person to review."""
+    """Dreaming (docs/architecture.md §11): safe changes on main, the rest for a person to
+    review."""
 
     def dream(
         self,
@@ -33,9 +34,10 @@ class DreamApi(RepoCore):
         now: datetime | None = None,
         dry_run: bool = False,
     ) -> DreamReport:
-        """Clean up the folder (DESIGN §11): safe changes as one undoable commit on main,
-        the rest on one `dream/<date>-<n>` review branch; then commitment expiry for
-        memory_items. Offline (deterministic passes only) unless a `model` is given."""
+        """Clean up the folder (docs/architecture.md §11): safe changes as one undoable
+        commit on main, the rest on one `dream/<date>-<n>` review branch; then commitment
+        expiry for memory_items. Offline (deterministic passes only) unless a `model` is
+        given."""
         from memrepo.dreaming.run import dream, items_curator
 
         curator = None if dry_run else items_curator(self.folder.state_dir, lambda: self.items)

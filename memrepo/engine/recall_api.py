@@ -39,7 +39,7 @@ class RecallApi(RepoCore):
         detail: Detail = "snippet",
         explain: bool = False,
     ) -> RecallResult:
-        """Search every lane and fuse them into one ranked answer (DESIGN §6).
+        """Search every lane and fuse them into one ranked answer (docs/architecture.md §6).
 
         The query is plain text (never search syntax). Only what this reader may see is
         searched: global facts and the active workspace's, task items for `task_id`,
@@ -91,7 +91,8 @@ class RecallApi(RepoCore):
         return self.searcher.reindex(progress)
 
     def context(self, request: ContextRequest) -> ContextBlocks:
-        """The memory blocks of one prompt turn: gated, budgeted, sanitized (DESIGN §7).
+        """The memory blocks of one prompt turn: gated, budgeted, sanitized
+        (docs/architecture.md §7).
 
         A task inside a swarm gets the swarm layer without the host naming the swarm:
         the task's parent chain says which one it is (never the caller)."""

@@ -1,4 +1,4 @@
-"""The swarm verbs of `MemoryRepo`: a task's shared notes (DESIGN §10)."""
+"""The swarm verbs of `MemoryRepo`: a task's shared notes (docs/architecture.md §10)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The write verbs of `MemoryRepo`: remember, forget, undo, feedback.
 
-They run the write pipeline of DESIGN §3: screening (hygiene), routing (folder or
+They run the write pipeline of docs/architecture.md §3: screening (hygiene), routing (folder or
 memory_items, see `memrepo.routing`), then hand the write to the layer that owns the
 store: the folder owns git, `memrepo.items` owns SQLite.
 """
@@ -218,7 +218,7 @@ class WritesApi(RepoCore):
         scrubbed to a tombstone that the next retention run drops)."""
         from memrepo.models import ForgetResult
 
-        if ref.startswith("team:"):  # team repos are read-only (DESIGN §9)
+        if ref.startswith("team:"):  # team repos are read-only (docs/architecture.md §9)
             from memrepo.sync.api import refuse_team_ref
 
             refuse_team_ref(ref)

@@ -19,7 +19,7 @@ from memrepo.models.constants import ITEM_REF_PREFIX as ITEM_REF_PREFIX
 
 Kind = Literal["identity", "preference", "fact", "rule", "commitment", "relationship", "note"]
 Scope = Literal["global", "workspace", "contact", "task"]
-#: Trust order, high to low (DESIGN §5); `memrepo.items.vocab.trust_rank` ranks them.
+#: Trust order, high to low (docs/architecture.md §5); `memrepo.items.vocab.trust_rank` ranks them.
 Source = Literal[
     "user_stated", "user_confirmed", "curated", "import", "system", "inferred", "third_party"
 ]
@@ -174,7 +174,7 @@ class MemoryItem(Frozen):
 
     @property
     def ref(self) -> str:
-        """The ref recall and `forget` use for this item (DESIGN §2)."""
+        """The ref recall and `forget` use for this item (docs/architecture.md §2)."""
         return f"{ITEM_REF_PREFIX}{self.id}"
 
     @property

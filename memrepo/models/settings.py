@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class ContextBudgets(BaseModel):
-    """Token budgets of the prompt blocks (DESIGN §7), set in the local config.
+    """Token budgets of the prompt blocks (docs/architecture.md §7), set in the local config.
 
     L1 is bigger for a plan step (the step works on it) than for the compact surfaces
     (chat, follow-up), where memory shares the system prompt with everything else.

@@ -1,6 +1,6 @@
 """Models of swarm folders: tasks, notes, the swarm view an agent reads, write results.
 
-A swarm is the shared notebook of a root task and every task under it (DESIGN §10).
+A swarm is the shared notebook of a root task and every task under it (docs/architecture.md §10).
 These are the boundary shapes: API results, `--json` output and tool schemas.
 """
 

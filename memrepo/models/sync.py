@@ -19,7 +19,7 @@ from memrepo.models.settings import TeamSettings as TeamSettings
 ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
 
-#: At most this many team memory repos (DESIGN §9: they share the L0 budget).
+#: At most this many team memory repos (docs/architecture.md §9: they share the L0 budget).
 MAX_TEAMS = 3
 
 
