@@ -1,169 +1,151 @@
-"""`memrepo demo`: a guided tour in a throwaway memory repo.
+"""`memrepo demo`: a guided tour in a throwaway memory repo, made of the real commands.
 
-It remembers a few facts, shows the files a person would read and the git history, undoes
-the newest write and shows both again. A stepping clock starting at a fixed moment makes
-the dates (and so the commit ids) the same on every run.
+Every step is a `memrepo` command run through the CLI's own `main`, shown as a person
+would type it, followed by exactly what it printed: what the tour shows is what the
+reader will see when they type the same line. It remembers a few facts, shows the files
+and `memrepo log`, undoes the newest write, recalls, and ends with where a memory came
+from and the prompt block an agent gets. Dates are today's (the real clock) and commits
+carry the reader's own git identity, as every other write does.
+
+The repo lives in a new temporary folder, removed at the end (also after an error or
+Ctrl-C) unless `--keep`. The commands find it through `$MEMREPO_REPO`, set for the tour
+only, so a memory the reader already has is never touched. Commands run in this process:
+the tour costs one interpreter start, not one per step.
 """
 
 from __future__ import annotations
 
+import io
+import os
+import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import TextIO
 
-from memrepo.clock import Identity
-from memrepo.engine import MemoryRepo
-from memrepo.models import WriteResult
+from memrepo.cli import main
+from memrepo.cli._common import ENV_REPO
 
-DEMO_START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
-DEMO_IDENTITY = Identity("memrepo demo", "demo@memrepo.invalid")
 WORKSPACE = "Web shop"
 
+Step = tuple[str, tuple[tuple[str, ...], ...]]
 
-@dataclass(slots=True)
-class StepClock:
-    """A clock that moves one minute forward each time it is read."""
+#: The tour after `init`: a title, then the commands of that step (the repo is
+#: `$MEMREPO_REPO`).
+STEPS: tuple[Step, ...] = (
+    (
+        "Remember a few facts (each write is one git commit)",
+        (
+            ("remember", "The user prefers short answers with code first."),
+            ("remember", "Deploys go through staging first.", "--workspace", WORKSPACE),
+            ("remember", "Editor: vim", "--subject", "editor"),
+            ("remember", "Editor: helix (switched in January)", "--subject", "editor"),
+        ),
+    ),
+    (
+        "The files a person reads and edits",
+        (("show", "MEMORY.md"), ("show", "workspaces/web-shop.md")),
+    ),
+    ("The history", (("log",),)),
+    ("Undo the newest write, entry by entry", (("undo",), ("log",), ("show", "MEMORY.md"))),
+    (
+        "Recall: one ranked answer over the folder and memory_items",
+        (
+            ("remember", "My dentist appointment is on Thursday at 10.", "--private"),
+            ("recall", "which editor do I use"),
+            ("recall", "deploys staging", "--workspace", WORKSPACE),
+            ("recall", "dentist appointment"),
+            ("recall", "dentist appointment", "--private"),
+        ),
+    ),
+    (
+        "Where a memory came from, and what an agent's prompt gets",
+        (
+            ("why", "folder:MEMORY.md#editor"),
+            ("context", "which editor?", "--workspace", WORKSPACE),
+        ),
+    ),
+)
 
-    start: datetime
-    step: timedelta = timedelta(minutes=1)
-    _ticks: int = field(default=0, init=False)
 
-    def now(self) -> datetime:
-        moment = self.start + self._ticks * self.step
-        self._ticks += 1
-        return moment
+def run_demo(
+    *, keep: bool = False, out: TextIO | None = None, steps: Sequence[Step] = STEPS
+) -> int:
+    """Run the tour in a new temporary folder; removes it afterwards unless `keep`.
 
-
-def run_demo(*, keep: bool = False, out: TextIO | None = None) -> int:
-    """Run the tour in a new temporary folder; removes it afterwards unless `keep`."""
+    Returns 0, or the exit code of the first command that failed (its error is on
+    stderr, as it would be in a shell), after which the tour stops. `steps` is the tour
+    after `init` (tests pass their own).
+    """
     stream = out if out is not None else sys.stdout
     tmp = Path(tempfile.mkdtemp(prefix="memrepo-demo-"))
+    root = tmp / "agent-memory"
     try:
-        _Tour(tmp / "agent-memory", stream).run()
+        with _repo_in_env(root):
+            code = _Tour(stream).run(root, steps)
     finally:
         if keep:
-            print(f"\nKept the demo repo at {tmp / 'agent-memory'}", file=stream)
+            _say(stream, f"\nKept the demo repo at {root}")
+            _say(stream, f"Look around: cd {shlex.quote(str(root))} && memrepo log")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-            print(f"\nRemoved {tmp} (run `memrepo demo --keep` to look around)", file=stream)
-    return 0
+            _say(stream, f"\nRemoved {tmp} (run `memrepo demo --keep` to look around)")
+    return code
 
 
 class _Tour:
-    def __init__(self, root: Path, out: TextIO) -> None:
+    def __init__(self, out: TextIO) -> None:
         self.out = out
-        self.repo = MemoryRepo.init(root, identity=DEMO_IDENTITY, clock=StepClock(DEMO_START))
-        self.workspace_file = ""
+        self.number = 0
 
-    def run(self) -> None:
-        self._section("1. A new memory repo")
-        self._say(f"$ memrepo init {self.repo.root}")
-        self._say(f"memory repo ready at {self.repo.root}")
-        self._say(f"$ export MEMREPO_REPO={self.repo.root}")
+    def run(self, root: Path, steps: Sequence[Step]) -> int:
+        self._section("A new memory repo")
+        code = self._command("init", str(root))
+        _say(self.out, f"$ export {ENV_REPO}={shlex.quote(str(root))}")
+        for title, commands in steps:
+            if code != 0:
+                return code
+            self._section(title)
+            for argv in commands:
+                code = self._command(*argv)
+                if code != 0:
+                    return code
+        return code
 
-        self._section("2. Remember a few facts")
-        self._remember("The user prefers short answers with code first.")
-        ws = self._remember("Deploys go through staging first.", workspace=WORKSPACE)
-        self.workspace_file = ws.path or ""
-        self._remember("Editor: vim", subject="editor")
-        self._remember("Editor: helix (switched in January)", subject="editor")
-
-        self._section("3. MEMORY.md")
-        self._show("MEMORY.md")
-        self._section(f"4. {self.workspace_file}")
-        self._show(self.workspace_file)
-
-        self._section("5. git log --oneline")
-        self._git_log()
-
-        self._section("6. Undo the newest write")
-        result = self.repo.undo()
-        self._say("$ memrepo undo")
-        self._say(
-            f"undid {result.undone[:10]} (commit {result.commit[:10]}): "
-            f"{result.entries_removed} {'entry' if result.entries_removed == 1 else 'entries'} "
-            f"removed, {result.entries_restored} restored in {', '.join(result.paths)}"
-        )
-
-        self._section("7. git log --oneline, after undo")
-        self._git_log()
-        self._section("8. MEMORY.md, after undo")
-        self._show("MEMORY.md")
-
-        self._section("9. Recall: one ranked answer over the folder and memory_items")
-        private = "My dentist appointment is on Thursday at 10."
-        self._say(f'$ memrepo remember "{private}" --private')
-        written = self.repo.remember(private, private=True, by="user")
-        self._say(f"{written.action} {written.ref} (memory_items, not in git)")
-        self._recall("which editor do I use")
-        self._recall("deploys staging", workspace=WORKSPACE)
-        self._recall("dentist appointment")
-        self._recall("dentist appointment", private=True)
-
-        self._section("10. Why it is there, and what an agent's prompt gets")
-        self._say("$ memrepo why 'folder:MEMORY.md#editor'")
-        why = self.repo.why("folder:MEMORY.md#editor")
-        self._say(why.explanation)
-        self._say(f'$ memrepo context "which editor?" --workspace "{WORKSPACE}"')
-        from memrepo.models.context import ContextRequest
-
-        request = ContextRequest(query="which editor?", workspace=WORKSPACE, preview=True)
-        self._say(self.repo.context(request).text)
-        self.repo.close()
-
-    def _recall(self, query: str, *, workspace: str | None = None, private: bool = False) -> None:
-        command = f'$ memrepo recall "{query}"'
-        if workspace:
-            command += f' --workspace "{workspace}"'
-        if private:
-            command += " --private"
-        self._say(command)
-        result = self.repo.recall(query, workspace=workspace, include_private=private, limit=3)
-        if not result.hits:
-            self._say("nothing found" + ("" if private else "  (private facts need --private)"))
-        for number, hit in enumerate(result.hits, start=1):
-            self._say(f"{number:>2}. {hit.text}  [{hit.ref}, relevance {hit.relevance:.2f}]")
-
-    def _remember(
-        self, text: str, *, workspace: str | None = None, subject: str | None = None
-    ) -> WriteResult:
-        command = f'$ memrepo remember "{text}"'
-        if workspace:
-            command += f' --workspace "{workspace}"'
-        if subject:
-            command += f" --subject {subject}"
-        self._say(command)
-        result = self.repo.remember(text, workspace=workspace, subject=subject, by="user")
-        commit = f"commit {result.commit[:10]}" if result.commit else "no new commit"
-        self._say(f"{result.action} {result.ref} ({commit})")
-        return result
-
-    def _show(self, path: str) -> None:
-        self.out.write((self.repo.root / path).read_text(encoding="utf-8"))
-
-    def _git_log(self) -> None:
-        """The real `git log` when git is installed: memrepo's history is plain git."""
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(self.repo.root), "log", "--oneline", "--no-decorate"],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-        except (OSError, subprocess.CalledProcessError):
-            self._say("(git is not available; memrepo's own log instead)")
-            for commit in self.repo.log():
-                self._say(f"{commit.id[:7]} {commit.summary}")
-            return
-        self.out.write(done.stdout)
+    def _command(self, *argv: str) -> int:
+        """Show the command, run it through the real CLI and show what it printed."""
+        _say(self.out, f"$ {shlex.join(['memrepo', *argv])}")
+        printed = io.StringIO()
+        with redirect_stdout(printed):
+            code = main(list(argv))
+        self.out.write(printed.getvalue())
+        self.out.flush()
+        return code
 
     def _section(self, title: str) -> None:
-        self._say(f"\n== {title} ==")
+        self.number += 1
+        _say(self.out, f"\n== {self.number}. {title} ==")
 
-    def _say(self, line: str) -> None:
-        print(line, file=self.out)
+
+@contextmanager
+def _repo_in_env(root: Path) -> Iterator[None]:
+    """`$MEMREPO_REPO` names the tour's repo while it runs, then is as it was."""
+    before = os.environ.get(ENV_REPO)
+    os.environ[ENV_REPO] = str(root)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV_REPO, None)
+        else:
+            os.environ[ENV_REPO] = before
+
+
+def _say(out: TextIO, line: str) -> None:
+    print(line, file=out, flush=True)
+
+
+__all__ = ["run_demo"]
