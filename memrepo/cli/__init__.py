@@ -30,6 +30,7 @@ from memrepo.cli import (
     folder,
     gitsetup,
     health,
+    hub,
     items,
     mcp,
     recall,
@@ -66,6 +67,7 @@ _COMMANDS: dict[ModuleType, tuple[str, ...]] = {
     transfer: ("export", "restore", "import"),
     sync: ("clone", "remote", "sync", "team", "conflicts"),
     health: ("health", "sources"),
+    hub: ("hub",),
 }  # fmt: skip
 COMMAND_MODULES = {
     name: module.__name__.rpartition(".")[2]
