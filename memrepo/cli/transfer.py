@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
-from memrepo.engine import MemoryRepo
 
 if TYPE_CHECKING:
     from memrepo.models.transfer import ImportReport
@@ -94,6 +93,8 @@ def _add_restore(commands: Subparsers) -> None:
 
 
 def _restore(args: argparse.Namespace) -> int:
+    from memrepo.engine import MemoryRepo
+
     result = MemoryRepo.restore(args.file, args.target)
     if args.json:
         print_json(result)

@@ -13,18 +13,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, TypedDict, Unpack, cast
 
-from memrepo.models.constants import ITEM_REF_PREFIX
+from memrepo.clock import Clock, Identity
+from memrepo.config import LocalConfig
+from memrepo.folder.repo import MemoryFolder
+from memrepo.models.items import ITEM_REF_PREFIX, WorkspacePolicy
 
-# The folder (libgit2) and the models (pydantic) load when a repo is opened, not when
-# `memrepo.engine` is imported: the CLI imports it to build its parser, and
-# `memrepo --help` opens no repo.
 if TYPE_CHECKING:
-    from memrepo.clock import Clock, Identity
-    from memrepo.config import LocalConfig
     from memrepo.engine import MemoryRepo
-    from memrepo.folder.repo import MemoryFolder
     from memrepo.items import ItemWriter
-    from memrepo.models.items import WorkspacePolicy
     from memrepo.recall.context import ContextBuilder
     from memrepo.recall.searcher import Searcher
     from memrepo.swarm.service import Swarms
@@ -51,15 +47,11 @@ class RepoCore:
     @classmethod
     def init(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
         """Create a memory repo at `path` (or adopt an existing git repo without one)."""
-        from memrepo.folder.repo import MemoryFolder
-
         return cls(MemoryFolder.init(Path(path), **options))
 
     @classmethod
     def open(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
         """Open an existing memory repo; NotAMemoryRepo says why when it is not one."""
-        from memrepo.folder.repo import MemoryFolder
-
         return cls(MemoryFolder.open(Path(path), **options))
 
     @property
@@ -134,8 +126,6 @@ class RepoCore:
         self.close()
 
     def _workspace_policy(self, workspace_id: str | None) -> WorkspacePolicy:
-        from memrepo.models.items import WorkspacePolicy
-
         settings = self.config.workspace(workspace_id)
         return WorkspacePolicy(enabled=settings.enabled, privacy=settings.privacy)
 

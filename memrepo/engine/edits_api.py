@@ -11,14 +11,14 @@ until the person confirms it, reference §4a).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
 from memrepo.errors import InvalidArgument
-from memrepo.models.constants import TEAM_REF_PREFIX
-
-if TYPE_CHECKING:  # the folder, hygiene and the models load with the first edit
-    from memrepo.models.folder import EditResult, MoveResult
+from memrepo.folder.edits import EntryEdit, edit_entry, move_entry
+from memrepo.folder.paths import normalize_target
+from memrepo.hygiene import collapse_whitespace, redact_secrets, screen
+from memrepo.models.folder import EditResult, MoveResult
+from memrepo.models.sync import TEAM_REF_PREFIX
 
 #: Keys only a person sets: they decide whether a line stands as the person's word.
 PERSON_KEYS = frozenset({"by", "confirmed", "tainted"})
@@ -41,9 +41,6 @@ class EditsApi(RepoCore):
         """Reword the entry `ref` and/or change its metadata (a value of None removes
         the key), in one commit. A reworded entry without a `subject` gets a new id: the
         result's `ref` is the one to use from then on."""
-        from memrepo.folder.edits import EntryEdit, edit_entry
-        from memrepo.hygiene import screen
-
         _refuse_other_stores(ref, "edit")
         if by not in EDITORS:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(EDITORS)}")
@@ -77,9 +74,6 @@ class EditsApi(RepoCore):
     ) -> MoveResult:
         """Move the entry `ref` to `file` (created and linked from the Index when new),
         in one commit; its text and metadata do not change."""
-        from memrepo.folder.edits import move_entry
-        from memrepo.folder.paths import normalize_target
-
         _refuse_other_stores(ref, "move")
         if file.startswith(TEAM_REF_PREFIX):
             from memrepo.sync.api import refuse_team_ref
@@ -109,6 +103,4 @@ def _value(value: str | None) -> str | None:
     secret (a value reaches the file and may reach a commit message)."""
     if value is None:
         return None
-    from memrepo.hygiene import collapse_whitespace, redact_secrets
-
     return collapse_whitespace(redact_secrets(value)[0])

@@ -5,20 +5,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
 from memrepo.errors import EntryNotFound, InvalidArgument
+from memrepo.folder.paths import slugify
+from memrepo.models.folder import ConfirmResult, WhyReport
+from memrepo.models.items import (
+    ItemDetail,
+    ItemFilters,
+    MemoryItem,
+    PurgeReport,
+    RetentionReport,
+)
 
-if TYPE_CHECKING:  # the models and the config load with the first call that needs them
-    from memrepo.config import WorkspaceSettings
+if TYPE_CHECKING:
     from memrepo.items.store import ItemStore
-    from memrepo.models.folder import ConfirmResult, WhyReport
-    from memrepo.models.items import (
-        ItemDetail,
-        ItemFilters,
-        MemoryItem,
-        PurgeReport,
-        RetentionReport,
-    )
 
 MIN_ITEM_PREFIX = 6
 """The shortest item id prefix taken for a whole id (item ids are 32 hex digits)."""
@@ -50,8 +51,6 @@ class ItemsApi(RepoCore):
         chain of values it superseded."""
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.why(ref)
-        from memrepo.models.folder import WhyReport
-
         item = self.item(ref).item
         return WhyReport(
             ref=item.ref,
@@ -75,8 +74,6 @@ class ItemsApi(RepoCore):
             from memrepo.folder.confirm import confirm_entry
 
             return confirm_entry(self.folder, ref, task=task_id)
-        from memrepo.models.folder import ConfirmResult
-
         detail = self.item(ref)
         changed = self.items.confirm(detail.item.id)
         return ConfirmResult(ref=ref, store="items", confirmed=changed, text=detail.item.content)
@@ -98,8 +95,6 @@ class ItemsApi(RepoCore):
 
     def clear_workspace(self, workspace: str, *, by: str = "user") -> PurgeReport:
         """Delete a workspace's items and remove its folder file in one commit."""
-        from memrepo.folder.paths import slugify
-
         key = slugify(workspace)
         report = self.items.clear_workspace(key)
         self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
@@ -109,9 +104,6 @@ class ItemsApi(RepoCore):
         self, workspace: str, *, memory: bool | None = None, privacy: str | None = None
     ) -> WorkspaceSettings:
         """Turn a workspace's memory on or off and set its privacy mode (local config)."""
-        from memrepo.config import WorkspaceSettings, save_config
-        from memrepo.folder.paths import slugify
-
         key = slugify(workspace)
         current = self.config.workspace(key)
         changes: dict[str, object] = {}

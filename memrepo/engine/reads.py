@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from memrepo.engine.core import RepoCore
 from memrepo.errors import EntryNotFound, InvalidUtf8
-
-if TYPE_CHECKING:  # the models load with the folder, when a repo is opened
-    from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
+from memrepo.folder.paths import normalize_target
+from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
 
 
 class ReadsApi(RepoCore):
@@ -20,14 +17,10 @@ class ReadsApi(RepoCore):
 
     def entries(self, path: str | None = None) -> list[EntryView]:
         """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""
-        from memrepo.folder.paths import normalize_target
-
         return self.folder.entries(normalize_target(self.root, path) if path else None)
 
     def read_text(self, path: str) -> str:
         """A memory file as it is in the working tree (what a person sees in an editor)."""
-        from memrepo.folder.paths import normalize_target
-
         relative = normalize_target(self.root, path)
         try:
             data = (self.root / relative).read_bytes()

@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
-if TYPE_CHECKING:  # the models load with the searcher, on the first recall
+if TYPE_CHECKING:
     from memrepo.models.context import ContextBlocks, ContextRequest, MemoryUsed
-    from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 
 class ReaderContext(TypedDict, total=False):

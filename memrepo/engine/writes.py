@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import UTC, date, datetime, time
-from typing import TYPE_CHECKING
 
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
 from memrepo.errors import (
@@ -20,15 +19,16 @@ from memrepo.errors import (
     ReadOnlyRef,
     SecretInName,
 )
+from memrepo.folder.paths import normalize_target, slugify
+from memrepo.folder.repo import ENTRY_POINT, EntryWrite
+from memrepo.formats import normalize_text
+from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
+from memrepo.items.vocab import EXPLICIT_SOURCES
+from memrepo.models import CommitInfo, ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.constants import BY_VALUES as BY_VALUES
 from memrepo.models.constants import TEAM_REF_PREFIX
-
-# The pipeline's parts (hygiene's secret rules, routing, the folder, the models) load
-# with the first write: `memrepo.engine` is imported by every command, most write nothing.
-if TYPE_CHECKING:
-    from memrepo.models import CommitInfo, ForgetResult, LintFixResult, UndoResult, WriteResult
-    from memrepo.models.items import ItemWriteResult
-    from memrepo.routing import Route
+from memrepo.models.items import ItemWriteResult, candidate
+from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -66,13 +66,6 @@ class WritesApi(RepoCore):
         "third_party"`) go to memory_items and never into git. `source_kind` is the trust
         of the statement (user_stated ... third_party); without it, `by` implies it.
         """
-        from memrepo.folder.paths import slugify
-        from memrepo.folder.repo import EntryWrite
-        from memrepo.hygiene import screen
-        from memrepo.items.vocab import EXPLICIT_SOURCES
-        from memrepo.models import WriteResult
-        from memrepo.routing import SOURCE_TO_BY, choose_route, source_for
-
         if by not in BY_VALUES:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
         _refuse_secret_names(
@@ -147,9 +140,6 @@ class WritesApi(RepoCore):
         pinned: bool,
         tainted: bool,
     ) -> WriteResult:
-        from memrepo.hygiene import redact_secrets
-        from memrepo.models.items import candidate
-
         fields: dict[str, object] = {
             "content": text,
             "kind": kind or "fact",  # one of the item kinds: nothing else validates
@@ -173,9 +163,6 @@ class WritesApi(RepoCore):
         return _item_result(self.items.ingest(candidate(**fields)))
 
     def _target(self, file: str | None, workspace: str | None) -> str:
-        from memrepo.folder.paths import normalize_target, slugify
-        from memrepo.folder.repo import ENTRY_POINT
-
         if file is not None and file.startswith(TEAM_REF_PREFIX):
             raise ReadOnlyRef(file)  # not a file name: a team repo, which is never written
         if file is not None:
@@ -196,8 +183,6 @@ class WritesApi(RepoCore):
         expires: str | date | None,
         tainted: bool,
     ) -> dict[str, str]:
-        from memrepo.hygiene import redact_secrets
-
         meta: dict[str, str] = {}
         if source and source.strip():
             meta["source"] = _clean(redact_secrets(source)[0])
@@ -216,8 +201,6 @@ class WritesApi(RepoCore):
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
-        from memrepo.models import ForgetResult
-
         if ref.startswith("team:"):  # team repos are read-only (docs/architecture.md §9)
             from memrepo.sync.api import refuse_team_ref
 
@@ -260,8 +243,6 @@ class WritesApi(RepoCore):
             raise FeedbackRefused(workspace)
         if not workspace.strip():
             raise InvalidArgument("feedback needs the workspace it is about")
-        from memrepo.formats import normalize_text
-
         digest = hashlib.sha256(normalize_text(reason).encode("utf-8", "surrogatepass"))
         return self.remember(
             reason,
@@ -274,8 +255,6 @@ class WritesApi(RepoCore):
 
 
 def _item_result(result: ItemWriteResult) -> WriteResult:
-    from memrepo.models import WriteResult
-
     if result.status == "skipped":
         holder = f"{ITEM_PREFIX}{result.holder_id}" if result.holder_id else None
         return WriteResult(status="skipped", store="items", reason=result.reason, ref=holder)
@@ -292,8 +271,6 @@ def _item_result(result: ItemWriteResult) -> WriteResult:
 
 def _clean(value: str) -> str:
     # The screen's cleaning: control and invisible characters never reach the file.
-    from memrepo.hygiene import collapse_whitespace
-
     return collapse_whitespace(value)
 
 
@@ -305,8 +282,6 @@ def _refuse_secret_names(*names: tuple[str | None, str]) -> None:
     the caller's next read never looks. Free text about a fact (source, subject, kind,
     author) is redacted instead (`_metadata`, `_redacted`).
     """
-    from memrepo.hygiene import find_secrets
-
     for value, what in names:
         found = find_secrets(value) if value else ()
         if found:
@@ -315,8 +290,6 @@ def _refuse_secret_names(*names: tuple[str | None, str]) -> None:
 
 def _redacted(value: str | None) -> str | None:
     """A free-text value with its secrets replaced by markers (None and "" kept)."""
-    from memrepo.hygiene import redact_secrets
-
     return redact_secrets(value)[0] if value else value
 
 
