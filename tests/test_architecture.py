@@ -101,3 +101,20 @@ def test_lazy_public_names_resolve_to_their_modules() -> None:
 
     assert memrepo.MemoryTools is MemoryTools
     assert "resolve_memory_injection" in memrepo.__all__
+
+
+def test_no_two_literal_types_list_the_same_values_in_another_order() -> None:
+    """typing caches `Literal[...] | None` by the set of its values, so two Literals with
+    the same values in different orders make a JSON schema's enum order depend on which
+    module built the union first (an MCP tool list once changed with test order)."""
+    orders: dict[frozenset[object], dict[tuple[object, ...], str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Subscript) and getattr(node.value, "id", "") == "Literal"):
+                continue
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            values = tuple(p.value for p in parts if isinstance(p, ast.Constant))
+            where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
+            orders.setdefault(frozenset(values), {}).setdefault(values, where)
+    clashes = [sorted(found.values()) for found in orders.values() if len(found) > 1]
+    assert clashes == []

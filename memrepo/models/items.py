@@ -27,17 +27,20 @@ Status = Literal["active", "archived", "superseded", "deleted"]
 Privacy = Literal["normal", "private"]
 PrivacyMode = Literal["normal", "strict", "disabled"]
 ItemAction = Literal["inserted", "reinforced", "superseded", "updated"]
+#: The same values, in the same order, as `memrepo.models.folder.SkipReason`: typing caches
+#: `Literal[...] | None` by its set of values, so another order would make the schemas
+#: depend on which module built its union first (`tests/test_architecture.py` checks).
 ItemSkipReason = Literal[
     "empty",
     "too_short",
     "no_content",
     "telemetry",
     "secret_only",
+    "no_memory",
+    "outranked",
+    "memory_disabled",
     "invalid_scope",
     "third_party_scope",
-    "no_memory",
-    "memory_disabled",
-    "outranked",
 ]
 
 #: Subject keys memrepo derives or writes itself; a caller may not name one like these.
