@@ -1,0 +1,193 @@
+"""The layering of docs/architecture.md §1, by rank: a module may import its own area and
+any area ranked below it, nothing level with it or above. Every import counts: relative
+ones resolved, type-only ones (`if TYPE_CHECKING:`) and ones inside functions included,
+since each is a dependency a reader must follow. What breaks the rule today is listed in
+`KNOWN_UPWARD` (issue #20 removes it); the list can only shrink: a new reach upwards
+fails, and so does an entry that no longer happens (delete it)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import memrepo
+
+PACKAGE = Path(memrepo.__file__).parent
+
+#: Areas (a subpackage or a top-level module of memrepo) by rank, lowest first.
+RANKS: dict[str, int] = {
+    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress"), 0),
+    **dict.fromkeys(("formats", "hygiene"), 1),
+    "models": 2,
+    "config": 3,
+    "routing": 4,
+    **dict.fromkeys(("items", "index"), 5),
+    "folder": 6,
+    "recall": 7,
+    **dict.fromkeys(("swarm", "sync", "dreaming", "transfer", "health"), 8),
+    "engine": 9,
+    **dict.fromkeys(("tools", "evals", "demo", "serving"), 10),
+    **dict.fromkeys(("mcp", "hub"), 11),
+    "cli": 12,
+    **dict.fromkeys(("memrepo", "__main__"), 13),
+}
+
+#: Imports that break the ranks today, "importer -> imported" by module. Only shrinks.
+KNOWN_UPWARD: frozenset[str] = frozenset(
+    {
+        # The package version, read from the package root (a _version module would do).
+        "memrepo.cli -> memrepo",
+        "memrepo.mcp.server -> memrepo",
+        # The tour runs the real CLI: demo.py belongs inside memrepo/cli/.
+        "memrepo.demo -> memrepo.cli",
+        "memrepo.demo -> memrepo.cli._common",
+        # Lower layers handed the whole MemoryRepo (issue #20: pass them their parts).
+        "memrepo.recall.context -> memrepo.engine",
+        "memrepo.recall.context_l0 -> memrepo.engine",
+        "memrepo.sync.team_context -> memrepo.engine",
+        "memrepo.sync.teams -> memrepo.engine",
+        "memrepo.transfer.export -> memrepo.engine",
+        "memrepo.transfer.import_planner -> memrepo.engine",
+        "memrepo.transfer.importing -> memrepo.engine",
+        "memrepo.transfer.restore -> memrepo.engine",
+        # Lanes and rules of the layers above recall (to be registered by the engine).
+        "memrepo.recall.projection -> memrepo.swarm.lane",
+        "memrepo.recall.teams -> memrepo.sync.teams",
+        "memrepo.health.index_checks -> memrepo.swarm.paths",
+        "memrepo.sync.secret_guard -> memrepo.health.secret_scan",
+    }
+)
+
+#: Import circles inside one area today, each a sorted list of modules. Only shrinks.
+KNOWN_CIRCLES: list[list[str]] = [
+    # engine/core.py casts itself to MemoryRepo for the lower layers (issue #20).
+    ["memrepo.engine", *(f"memrepo.engine.{m}" for m in (
+        "core", "dream_api", "edits_api", "health_api", "items_api", "reads", "recall_api",
+        "swarm_api", "sync_api", "transfer_api", "writes",
+    ))],
+    # Pages import the app's shared state; the app imports the pages' routes.
+    ["memrepo.hub.app", "memrepo.hub.pages", *(f"memrepo.hub.pages.{m}" for m in (
+        "agent", "health", "history", "knows", "memory", "review", "settings",
+    ))],
+    ["memrepo.recall.projection", "memrepo.recall.teams"],
+]  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@cache
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def resolve(name: str) -> str:
+    """The module an import names: `from memrepo.x import y` is `memrepo.x.y` when that
+    is a module, else `memrepo.x`."""
+    known = modules()
+    while name not in known and "." in name:
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+@cache
+def imports_of(path: Path) -> tuple[str, ...]:
+    """Every module of ours `path` imports, anywhere in the file."""
+    return tuple(_imports(path))
+
+
+def _imports(path: Path) -> Iterator[str]:
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            names = [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name == "memrepo" or name.startswith("memrepo."):
+                yield resolve(name)
+
+
+def area(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "memrepo"
+
+
+def upward_imports() -> set[str]:
+    found: set[str] = set()
+    for name, path in modules().items():
+        mine = area(name)
+        for target in imports_of(path):
+            theirs = area(target)
+            if theirs != mine and RANKS[theirs] >= RANKS[mine]:
+                found.add(f"{name} -> {target}")
+    return found
+
+
+def test_every_area_has_a_rank() -> None:
+    assert {area(name) for name in modules()} <= RANKS.keys()
+
+
+def test_imports_point_down_the_ranks() -> None:
+    found = upward_imports()
+    new = sorted(found - KNOWN_UPWARD)
+    assert not new, "imports that reach up or sideways (docs/architecture.md §1):\n" + "\n".join(
+        new
+    )
+
+
+def test_the_list_of_known_upward_imports_only_shrinks() -> None:
+    gone = sorted(KNOWN_UPWARD - upward_imports())
+    assert not gone, "no longer happen, delete them from KNOWN_UPWARD:\n" + "\n".join(gone)
+
+
+def circles_inside_areas() -> list[list[str]]:
+    """Import circles among the modules of one area (a circle across areas needs an
+    import up or sideways, which the rank test already refuses)."""
+    graph = {
+        name: {t for t in imports_of(path) if area(t) == area(name) and t != name}
+        for name, path in modules().items()
+    }
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            circle = []
+            while (member := stack.pop()) != node:
+                circle.append(member)
+            if circle:
+                circles.append(sorted([*circle, node]))
+
+    for name in sorted(graph):
+        if name not in order:
+            visit(name)
+    return circles
+
+
+def test_no_new_import_circle_inside_an_area() -> None:
+    found = circles_inside_areas()
+    assert [c for c in found if c not in KNOWN_CIRCLES] == []
+    gone = [c for c in KNOWN_CIRCLES if c not in found]
+    assert not gone, f"no longer circles, delete them from KNOWN_CIRCLES: {gone}"
