@@ -1,4 +1,5 @@
-"""The memory_items verbs of `MemoryRepo`: read, explain, purge, workspace settings."""
+"""The memory_items verbs of `MemoryRepo`: read, explain, revise, pin, purge, workspace
+settings."""
 
 from __future__ import annotations
 
@@ -7,15 +8,17 @@ from typing import TYPE_CHECKING
 
 from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.engine.writes import _item_result
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.folder.paths import slugify
-from memrepo.models.folder import ConfirmResult, WhyReport
+from memrepo.models.folder import ConfirmResult, WhyReport, WriteResult
 from memrepo.models.items import (
     ItemDetail,
     ItemFilters,
     MemoryItem,
     PurgeReport,
     RetentionReport,
+    candidate,
 )
 
 if TYPE_CHECKING:
@@ -77,6 +80,38 @@ class ItemsApi(RepoCore):
         detail = self.item(ref)
         changed = self.items.confirm(detail.item.id)
         return ConfirmResult(ref=ref, store="items", confirmed=changed, text=detail.item.content)
+
+    def revise_item(self, ref: str, text: str) -> WriteResult:
+        """A person's corrected text for an active item (reference §5a: a person's
+        correction supersedes): a new `user_stated` revision with the same scope,
+        workspace, contact, kind, subject and privacy, screened like any write (secrets
+        redacted; empty or too-short text is skipped with its reason). The old value stays
+        in the chain `why` and `item` show. The result's `ref` names the new revision."""
+        old = self.item(ref).item
+        fields: dict[str, object] = {
+            "content": text,
+            "kind": old.kind,
+            "scope": old.scope,
+            "workspace_id": old.workspace_id,
+            "scope_ref": old.scope_ref,
+            "subject_key": None if old.derived_subject else old.subject_key,
+            "source": "user_stated",
+            "source_ref": old.source_ref,
+            "confidence": old.confidence,
+            "pinned": old.pinned,
+            "privacy": old.privacy,
+            "task_id": old.task_id,
+            "expires_at": old.expires_at,
+        }
+        return _item_result(self.items.revise(old.id, candidate(**fields)))
+
+    def pin_item(self, ref: str, pinned: bool = True) -> ItemDetail:
+        """A person pins an item into every prompt (L0, reference §4a) or unpins it. Only
+        a person's face (the hub, the CLI) calls this: an agent's inference pinned would
+        stand as if the user had said it. Returns the item as it now is."""
+        item_id = self.item(ref).item.id
+        self.items.set_pinned(item_id, pinned)
+        return self.item(item_id)
 
     def run_retention(self, now: datetime | None = None) -> RetentionReport:
         """Drop tombstones, expired items and old superseded revisions (reference §7)."""

@@ -96,6 +96,12 @@ def resolve(tx: Tx, p: Prepared) -> Outcome:
     return _place(tx, p, p.subject_key, None)
 
 
+def resolve_revision(tx: Tx, p: Prepared, target: MemoryItem) -> Outcome:
+    """A person's new text for `target` (`ItemWriter.revise`): the edit step, as if the
+    candidate had named that record by its source ref."""
+    return _edit(tx, p, target)
+
+
 def _edit_target(tx: Tx, p: Prepared) -> MemoryItem | None:
     """The active row this candidate edits: live mode, same `{store, id}` or alias. A
     link (`LINK_STORES`) names a page many facts came from, not a record: never an edit."""

@@ -1,5 +1,5 @@
 """Status changes (reference §3): delete every revision, archive or supersede the current;
-and a person's confirmation of an item (`confirm`).
+a person's confirmation of an item (`confirm`) and pin (`set_pinned`).
 
 `deleted` is a tombstone: content, hash and subject are scrubbed at once (so the text is
 gone from reads and search immediately) and the row is dropped by the next retention
@@ -124,4 +124,18 @@ def confirm(tx: Tx, item_id: str, now: datetime) -> list[str]:
         return []
     source = row.source if stronger else CONFIRMED
     tx.update(row.model_copy(update={"source": source, "tainted": False, "updated_at": now}))
+    return [item_id]
+
+
+def set_pinned(tx: Tx, item_id: str, pinned: bool, now: datetime) -> list[str]:
+    """A person pins (or unpins) the active item `item_id`: a pinned item stands in every
+    prompt (L0, reference §4a), so only a person's face (the hub, the CLI) calls this.
+    Returns the id when it changed, [] when it already was so; EntryNotFound when there
+    is no such active item."""
+    row = tx.get(item_id)
+    if row is None or row.status != "active":
+        raise EntryNotFound(f"memory:{item_id}", "no such active memory item")
+    if row.pinned == pinned:
+        return []
+    tx.update(row.model_copy(update={"pinned": pinned, "updated_at": now}))
     return [item_id]

@@ -23,7 +23,7 @@ from memrepo.clock import Clock
 from memrepo.errors import EntryNotFound, StoreError
 from memrepo.formats import normalize_text
 from memrepo.items import retention, status
-from memrepo.items._resolve import Prepared, resolve
+from memrepo.items._resolve import Outcome, Prepared, resolve, resolve_revision
 from memrepo.items._tx import ScopeKey, Tx
 from memrepo.items.policy import SettingsLookup, decide, default_settings
 from memrepo.items.store import ItemStore
@@ -122,6 +122,25 @@ class ItemWriter:
 
     def ingest(self, candidate: ItemCandidate) -> ItemWriteResult:
         """Run the whole pipeline for one candidate; skipped writes change nothing."""
+        return self._write(candidate, resolve)
+
+    def revise(self, item_id: str, candidate: ItemCandidate) -> ItemWriteResult:
+        """A person's new text for the active item `item_id` (reference §5a: a person's
+        correction supersedes): the same screen and policy as `ingest`, then the edit
+        step of `_resolve` on that row, so the new row supersedes it and the chain shows
+        the old value. EntryNotFound when `item_id` is not an active item."""
+
+        def edit(tx: Tx, prepared: Prepared) -> Outcome:
+            target = tx.get(item_id)
+            if target is None or target.status != "active":
+                raise EntryNotFound(f"memory:{item_id}", "no such active memory item")
+            return resolve_revision(tx, prepared, target)
+
+        return self._write(candidate, edit)
+
+    def _write(
+        self, candidate: ItemCandidate, step: Callable[[Tx, Prepared], Outcome]
+    ) -> ItemWriteResult:
         screened = hygiene.screen(
             candidate.content,
             origin_text=candidate.origin_text,
@@ -150,7 +169,7 @@ class ItemWriter:
         )
 
         def work(tx: Tx) -> tuple[ItemWriteResult, list[str]]:
-            outcome = resolve(tx, prepared)
+            outcome = step(tx, prepared)
             if outcome.action is None:
                 skipped = ItemWriteResult(
                     status="skipped",
@@ -222,6 +241,15 @@ class ItemWriter:
         """A person confirms the item (`status.confirm`); False when nothing changed."""
         now = self.clock.now()
         changed = self._commit("status", lambda tx: _ids(status.confirm(tx, item_id, now)))
+        return bool(changed)
+
+    def set_pinned(self, item_id: str, pinned: bool) -> bool:
+        """A person pins or unpins the item (`status.set_pinned`); False when nothing
+        changed."""
+        now = self.clock.now()
+        changed = self._commit(
+            "status", lambda tx: _ids(status.set_pinned(tx, item_id, pinned, now))
+        )
         return bool(changed)
 
     def mark_used(self, item_ids: Iterable[str], now: datetime | None = None) -> None:
