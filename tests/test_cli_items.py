@@ -100,3 +100,31 @@ def test_an_ambiguous_prefix_names_the_candidates(tmp_path: Path) -> None:
         with pytest.raises(InvalidArgument, match="ambiguous: abcdef0"):
             repo.item("memory:abcdef")
         assert repo.item("memory:abcdef1").item.id == "abcdef1" + "0" * 25
+
+
+def test_edit_supersedes_an_item(run: Run, memory_repo: MemoryRepo) -> None:
+    _, out, _ = run("remember", "Ana prefers calls after 6pm", "--contact", "ana", "--json")
+    old = json.loads(out)["ref"]
+    code, out, _ = run("items", "edit", old[:14], "Ana prefers calls after 8pm")
+    assert code == 0 and out.startswith("superseded by memory:")
+    new = out.split()[2]
+    assert new != old and memory_repo.item(new).item.source == "user_stated"
+    code, out, _ = run("items", "show", new)
+    assert "replaced" in out and "6pm" in out
+    code, _, err = run("items", "edit", new, " ")
+    assert code == 3 and err.startswith("memrepo: skipped:")
+    code, _, err = run("items", "edit", old, "Ana prefers calls after 9pm")
+    assert code == 1 and "no such active memory item" in err
+
+
+def test_pin_and_unpin(run: Run, memory_repo: MemoryRepo) -> None:
+    _, out, _ = run("remember", "Bo likes tea", "--contact", "bo", "--by", "agent", "--json")
+    ref = json.loads(out)["ref"]
+    code, out, _ = run("items", "pin", ref)
+    assert code == 0 and out.startswith("pinned (in every prompt) memory:")
+    assert memory_repo.item(ref).item.pinned
+    code, out, _ = run("items", "unpin", ref, "--json")
+    assert code == 0 and json.loads(out)["item"]["pinned"] is False
+    assert not memory_repo.item(ref).item.pinned
+    code, _, err = run("items", "pin", "memory:00000000abcd")
+    assert code == 1 and "no such" in err and "Traceback" not in err

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
+    EXIT_SKIPPED,
     SHORT,
     Subparsers,
     action,
@@ -14,9 +16,11 @@ from memrepo.cli._common import (
     emit,
     open_repo,
     print_json,
+    read_text_argument,
 )
 
 if TYPE_CHECKING:
+    from memrepo.models import WriteResult
     from memrepo.models.items import MemoryItem
 
 #: What every action of a command with actions accepts after it.
@@ -33,12 +37,15 @@ def _add_items(commands: Subparsers) -> None:
     actions = action_command(
         commands,
         "items",
-        "List, show, explain and forget memory_items (contact, task and private facts).",
+        "List, show, explain, edit, pin and forget memory_items (contact, task and private facts).",
         [
             "memrepo items list --private",
             "memrepo items list --contact mail:ana@example.com --json",
             "memrepo items show memory:3f2a9c01de4b",
             "memrepo items why memory:3f2a9c01de4b",
+            "memrepo items edit memory:3f2a9c01de4b 'Ana prefers calls after 8pm'",
+            "memrepo items pin memory:3f2a9c01de4b",
+            "memrepo items unpin memory:3f2a9c01de4b",
             "memrepo items forget memory:3f2a9c01de4b",
         ],
     )
@@ -59,6 +66,17 @@ def _add_items(commands: Subparsers) -> None:
     ):
         sub = action(actions, name, handler, summary)
         sub.add_argument("ref", metavar="REF", help="memory:<id>")
+    editing = action(
+        actions, "edit", _edit, "correct an item: a new revision of yours that supersedes it"
+    )
+    editing.add_argument("ref", metavar="REF", help="memory:<id> (a unique prefix will do)")
+    editing.add_argument("text", metavar="TEXT", help="the corrected text (- reads stdin)")
+    for name, handler, summary in (
+        ("pin", _pin, "put an item in every prompt (L0), as only a person may"),
+        ("unpin", _unpin, "take a pinned item out of every prompt again"),
+    ):
+        sub = action(actions, name, handler, summary)
+        sub.add_argument("ref", metavar="REF", help="memory:<id> (a unique prefix will do)")
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -120,6 +138,35 @@ def _why(args: argparse.Namespace) -> int:
 def _forget(args: argparse.Namespace) -> int:
     result = open_repo(args).forget(args.ref)
     return emit(args, result, lambda r: f"forgot {r.ref}: {r.text}")
+
+
+def _edit(args: argparse.Namespace) -> int:
+    result = open_repo(args).revise_item(args.ref, read_text_argument(args.text))
+    if result.status == "skipped" and not args.json:
+        by = f" by {result.ref}" if result.ref else ""
+        print(f"memrepo: skipped: {result.reason}{by}", file=sys.stderr)
+        return EXIT_SKIPPED
+    emit(args, result, _describe_revision)
+    return EXIT_SKIPPED if result.status == "skipped" else 0
+
+
+def _describe_revision(result: WriteResult) -> str:
+    notes = f" (redacted: {', '.join(result.redacted)})" if result.redacted else ""
+    return f"{result.action} by {result.ref}{notes}"
+
+
+def _pin(args: argparse.Namespace) -> int:
+    return _set_pin(args, pinned=True)
+
+
+def _unpin(args: argparse.Namespace) -> int:
+    return _set_pin(args, pinned=False)
+
+
+def _set_pin(args: argparse.Namespace, *, pinned: bool) -> int:
+    detail = open_repo(args).pin_item(args.ref, pinned)
+    word = "pinned (in every prompt)" if pinned else "unpinned"
+    return emit(args, detail, lambda d: f"{word} {short_ref(d.item)}: {d.item.content}")
 
 
 def _add_retention(commands: Subparsers) -> None:
