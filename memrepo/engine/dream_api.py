@@ -77,6 +77,16 @@ class DreamApi(RepoCore):
 
         return last_dream(self.folder)
 
+    def curation_log(self, limit: int = 50) -> list[CurationChange]:
+        """The changes dreams made to memory items (closed commitments), newest first,
+        undone ones included (with `undone_at`): what `undo_curation` takes ids from."""
+        from memrepo.errors import InvalidArgument
+        from memrepo.items.curation import curation_log
+
+        if limit < 1:
+            raise InvalidArgument(f"limit must be at least 1, not {limit}")
+        return curation_log(self.items)[:limit]
+
     def undo_curation(self, change_id: int) -> CurationChange:
         """Reopen a commitment a dream closed; it is never closed automatically again."""
         from memrepo.items.curation import undo_curation

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memrepo.engine.core import RepoCore
 from memrepo.errors import EntryNotFound, InvalidUtf8
 from memrepo.folder.paths import normalize_target
 from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
+
+if TYPE_CHECKING:
+    from memrepo.models.commits import CommitDetail
 
 
 class ReadsApi(RepoCore):
@@ -14,6 +19,14 @@ class ReadsApi(RepoCore):
     def log(self, limit: int | None = None, path: str | None = None) -> list[CommitInfo]:
         """main's history, newest first."""
         return self.folder.log(limit=limit, path=path)
+
+    def show_commit(self, commit: str) -> CommitDetail:
+        """One commit with each file's unified diff against its first parent (capped per
+        file and in all, binary files marked): what a person reads before trusting or
+        undoing it. `commit` is a full id, a unique prefix or a revision."""
+        from memrepo.folder.commit_view import show_commit
+
+        return show_commit(self.folder.repo, commit)
 
     def entries(self, path: str | None = None) -> list[EntryView]:
         """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""

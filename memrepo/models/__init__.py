@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from memrepo.lazy import load_attribute
 
 if TYPE_CHECKING:
+    from memrepo.models.commits import CommitDetail, FileChange, FileStatus
     from memrepo.models.context import (
         ContextBlock,
         ContextBlocks,
@@ -125,6 +126,7 @@ _LAZY = {
     "BrokenLink": "memrepo.models.dream",
     "By": "memrepo.models.folder",
     "CheckStatus": "memrepo.models.health",
+    "CommitDetail": "memrepo.models.commits",
     "CommitInfo": "memrepo.models.folder",
     "ConflictBranch": "memrepo.models.sync",
     "ConflictDetail": "memrepo.models.sync",
@@ -144,6 +146,8 @@ _LAZY = {
     "EntryView": "memrepo.models.folder",
     "ExportFormat": "memrepo.models.transfer",
     "ExportResult": "memrepo.models.transfer",
+    "FileChange": "memrepo.models.commits",
+    "FileStatus": "memrepo.models.commits",
     "ForgetResult": "memrepo.models.folder",
     "GateLayer": "memrepo.models.context",
     "Gateway": "memrepo.models.context",
@@ -216,6 +220,7 @@ __all__ = [
     "BrokenLink",
     "By",
     "CheckStatus",
+    "CommitDetail",
     "CommitInfo",
     "ConflictBranch",
     "ConflictDetail",
@@ -235,6 +240,8 @@ __all__ = [
     "EntryView",
     "ExportFormat",
     "ExportResult",
+    "FileChange",
+    "FileStatus",
     "ForgetResult",
     "GateLayer",
     "Gateway",
