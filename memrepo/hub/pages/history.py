@@ -1,5 +1,5 @@
-"""History: main's log with who and why (origin, by, task), each commit's changed files,
-and undo from the page (`MemoryRepo.log`, `undo_target`, `undo`)."""
+"""History: main's log with who and why (origin, by, task), each commit's changed files
+with their diff, and undo from the page (`MemoryRepo.log`, `show_commit`, `undo`)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ async def commit(request: Request) -> Response:
     spec = query_of(request).get("id")
     if spec is None or not all(c in "0123456789abcdef" for c in spec.lower()) or len(spec) > 64:
         raise BadForm(f"{spec!r} is not a commit id")
-    info = await hub.call(lambda repo: repo.undo_target(spec))
+    info = await hub.call(lambda repo: repo.show_commit(spec))
     return hub.templates.page(request, "commit.html", {"info": info})
 
 

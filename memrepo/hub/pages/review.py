@@ -2,7 +2,8 @@
 or some, reject) and the losing sides of sync merges (both versions of each file).
 
 Every button is one verb: `accept_review(name, ops)` (operations not ticked are
-rejected for good, as `memrepo review accept NAME --op N` does), `reject_review(name)`.
+rejected for good, as `memrepo review accept NAME --op N` does), `reject_review(name)`,
+`undo_curation(id)` for a commitment a dream closed (listed by `curation_log`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from memrepo.engine import MemoryRepo
 from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.render import short
-from memrepo.models import ConflictBranch, ReviewSummary
+from memrepo.models import ConflictBranch, CurationChange, ReviewSummary
 
 MAX_NAME = 200
+CURATION_SHOWN = 50
 
 
 def _name(form: Form, prefix: str) -> str:
@@ -29,11 +31,13 @@ def _name(form: Form, prefix: str) -> str:
 async def reviews(request: Request) -> Response:
     hub = hub_of(request)
 
-    def read(repo: MemoryRepo) -> tuple[list[ReviewSummary], list[ConflictBranch]]:
-        return repo.list_reviews(), repo.conflicts()
+    def read(
+        repo: MemoryRepo,
+    ) -> tuple[list[ReviewSummary], list[ConflictBranch], list[CurationChange]]:
+        return repo.list_reviews(), repo.conflicts(), repo.curation_log(CURATION_SHOWN)
 
-    dreams, conflicts = await hub.call(read)
-    context = {"dreams": dreams, "conflicts": conflicts}
+    dreams, conflicts, curation = await hub.call(read)
+    context = {"dreams": dreams, "conflicts": conflicts, "curation": curation}
     return hub.templates.page(request, "reviews.html", context)
 
 
@@ -71,6 +75,19 @@ async def reject(request: Request) -> Response:
     return done(request, f"Rejected {name}: {len(result.rejected)} change(s) never proposed again.")
 
 
+async def undo_curation(request: Request) -> Response:
+    picked = form_of(request).get("id")
+    if picked is None or not picked.isdigit() or len(picked) > 18:
+        raise BadForm(f"{picked!r} is not a curation change number")
+    change_id = int(picked)
+    change = await hub_of(request).call(lambda repo: repo.undo_curation(change_id))
+    return done(
+        request,
+        f"Reopened memory:{change.item_id} (curation change {change_id}); "
+        "no dream will close it again.",
+    )
+
+
 async def conflict(request: Request) -> Response:
     hub = hub_of(request)
     name = _name(query_of(request), "sync/")
@@ -83,5 +100,6 @@ ROUTES: list[tuple[str, Endpoint, str]] = [
     ("/review/dream", dream, "GET"),
     ("/review/accept", accept, "POST"),
     ("/review/reject", reject, "POST"),
+    ("/review/curation/undo", undo_curation, "POST"),
     ("/review/conflict", conflict, "GET"),
 ]
