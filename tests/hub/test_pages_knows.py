@@ -111,7 +111,7 @@ def test_one_memory_shows_text_metadata_and_history(serve: Serve, root: Path, se
     )
     item = person.get("/memory", ref=seeded.contact).text
     assert "contact: mail:ana@example.com" in item and "Stated by the user" in item
-    assert "Not available for memory items yet" in item
+    assert "Save as your revision" in item and 'name="pinned" value="yes"' in item
     assert person.get("/memory", ref="folder:MEMORY.md#0000000000").status_code == 404
     assert person.get("/memory", ref="rm -rf /").status_code == 400
     assert person.get("/memory").status_code == 400
@@ -179,7 +179,7 @@ def test_forgetting_an_item_scrubs_it(serve: Serve, root: Path, seeded: Seed) ->
 def test_bad_actions_are_clear_pages(serve: Serve, root: Path, seeded: Seed) -> None:
     person = serve(root).login()
     cases = [
-        ("/memory/edit", {"ref": seeded.contact, "text": "x y z"}, 400, "memory item"),
+        ("/memory/edit", {"ref": seeded.contact, "text": "ok"}, 400, "memory item"),
         ("/memory/edit", {"ref": seeded.user}, 400, "'text' is missing"),
         ("/memory/forget", {"ref": "folder:MEMORY.md#nothere00"}, 404, "not"),
         ("/undo", {"commit": "HEAD~1; rm"}, 400, "not a commit id"),

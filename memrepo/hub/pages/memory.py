@@ -1,17 +1,16 @@
 """One memory: its text and metadata, where it came from (`why`), and what a person can
 do about it, each button one `MemoryRepo` verb as the CLI calls it:
 
-- edit: `edit(ref, text=...)`, a new commit (the CLI's `memrepo edit REF --text`);
+- edit: `edit(ref, text=...)`, a new commit (the CLI's `memrepo edit REF --text`); for
+  a memory item `revise_item(ref, text)`, a user_stated revision that supersedes it
+  (`memrepo items edit`, reference §5a);
 - confirm: `confirm(ref)` (`memrepo confirm`): the agent's inference becomes the
   person's word;
 - pin: a folder entry is moved to MEMORY.md, which every prompt carries (`memrepo move
-  REF MEMORY.md`); folder lines have no pin flag of their own (DESIGN §7);
+  REF MEMORY.md`); folder lines have no pin flag of their own (DESIGN §7); a memory item
+  is pinned or unpinned with `pin_item(ref, pinned)` (`memrepo items pin` / `unpin`);
 - forget: `forget(ref)` (`memrepo forget`, `memrepo items forget`);
 - undo: `undo(commit)` (`memrepo undo`) of any commit in its history.
-
-Editing and pinning a memory item need verbs `MemoryRepo` does not have yet (a
-superseding user_stated revision, a pin flag, reference §5a): the page says so instead
-of imitating them with rules of its own.
 """
 
 from __future__ import annotations
@@ -70,6 +69,8 @@ async def edit(request: Request) -> Response:
     form = form_of(request)
     ref = _ref(form.get("ref"))
     text = form.require("text")
+    if ref.startswith(ITEM_PREFIX):
+        return await _revise(request, ref, text)
     # One key to set and one to remove, as `memrepo edit --set K=V --unset K` takes them;
     # which keys a line may carry is the repo's to decide.
     metadata: dict[str, str | None] = {}
@@ -90,6 +91,16 @@ async def edit(request: Request) -> Response:
     )
 
 
+async def _revise(request: Request, ref: str, text: str) -> Response:
+    result = await hub_of(request).call(lambda repo: repo.revise_item(ref, text))
+    if result.status == "skipped" or result.ref is None:
+        raise BadForm(f"the memory item was not changed: the new text was {result.reason}")
+    if result.action == "updated":
+        return done(request, "It already says that: nothing changed.")
+    redacted = f" ({len(result.redacted)} secret(s) redacted)" if result.redacted else ""
+    return _to_memory(request, result.ref, f"Saved as your revision{redacted}.", None)
+
+
 async def confirm(request: Request) -> Response:
     ref = _ref(form_of(request).get("ref"))
     result = await hub_of(request).call(lambda repo: repo.confirm(ref))
@@ -100,9 +111,16 @@ async def confirm(request: Request) -> Response:
 
 
 async def pin(request: Request) -> Response:
-    ref = _ref(form_of(request).get("ref"))
+    form = form_of(request)
+    ref = _ref(form.get("ref"))
     if ref.startswith(ITEM_PREFIX):
-        raise BadForm("pinning a memory item needs a MemoryRepo verb that does not exist yet")
+        wanted = form.choice("pinned", ("yes", "no"))
+        if wanted is None:
+            raise BadForm("pinning a memory item needs pinned=yes or pinned=no")
+        pinned = wanted == "yes"
+        detail = await hub_of(request).call(lambda repo: repo.pin_item(ref, pinned))
+        word = "Pinned: every prompt carries it." if pinned else "Unpinned."
+        return _to_memory(request, detail.item.ref, word, None)
     result = await hub_of(request).call(lambda repo: repo.move(ref, ENTRY_POINT))
     text = f"Moved to {ENTRY_POINT} in {short(result.commit)}: every prompt carries it."
     if result.merged:
