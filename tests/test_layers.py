@@ -18,8 +18,8 @@ PACKAGE = Path(memrepo.__file__).parent
 
 #: Areas (a subpackage or a top-level module of memrepo) by rank, lowest first.
 RANKS: dict[str, int] = {
-    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress", "_platform"), 0),
-    **dict.fromkeys(("formats", "hygiene"), 1),
+    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress"), 0),
+    **dict.fromkeys(("formats", "hygiene", "_platform"), 1),
     "models": 2,
     "config": 3,
     "routing": 4,
