@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memrepo import MemoryRepo
+from memrepo import InvalidArgument, MemoryRepo
 from memrepo.models.dream import RecentNote
 from memrepo.models.items import candidate
 
@@ -70,3 +70,5 @@ def test_a_closed_commitment_is_listed_and_reopened_from_review(serve: Serve, ro
         assert repo.item(item_id).item.status == "active"
         (logged,) = repo.curation_log()
         assert logged.id == change.id and logged.undone_at is not None
+        with pytest.raises(InvalidArgument, match="at least 1"):
+            repo.curation_log(limit=0)
