@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -208,13 +209,31 @@ def _add_conflicts(commands: Subparsers) -> None:
     verbs = action_command(
         commands,
         "conflicts",
-        "List or show the branches holding the losing side of sync merges (never pushed).",
-        ["memrepo conflicts list", "memrepo conflicts show sync/conflict-2026-03-01-1"],
+        "List, show or settle the branches holding the losing side of sync merges (never pushed).",
+        [
+            "memrepo conflicts list",
+            "memrepo conflicts show sync/conflict-2026-03-01-1",
+            "memrepo conflicts keep sync/conflict-2026-03-01-1 --side theirs",
+            "memrepo conflicts keep sync/conflict-2026-03-01-1 --side main",
+        ],
     )
     action(verbs, "list", _conflicts_list, "conflict branches, oldest first")
     show = action(verbs, "show", _conflicts_show, "what lost, and the diff from main")
     show.add_argument(
         "name", metavar="BRANCH", help="sync/conflict-<date>-<n>, as conflicts list shows it"
+    )
+    keep = action(
+        verbs, "keep", _conflicts_keep, "keep main's side or the branch's, then delete the branch"
+    )
+    keep.add_argument(
+        "name", metavar="BRANCH", help="sync/conflict-<date>-<n>, as conflicts list shows it"
+    )
+    keep.add_argument(
+        "--side",
+        required=True,
+        choices=("main", "theirs"),
+        help="main: leave main as it is; theirs: put the losing versions back on main "
+        "(one commit, `memrepo undo` reverses it)",
     )
 
 
@@ -240,4 +259,17 @@ def _conflicts_show(args: argparse.Namespace) -> int:
         print(f"- {conflict.path} ({conflict.kind}): {conflict.detail}")
     print(f"\n`git diff main {detail.branch.name}` (main -> the losing versions):")
     print(detail.diff, end="")
+    return 0
+
+
+def _conflicts_keep(args: argparse.Namespace) -> int:
+    commit = open_repo(args).resolve_conflict(args.name, args.side)
+    if args.json:
+        print(json.dumps({"name": args.name, "side": args.side, "commit": commit}))
+        return 0
+    if commit is None:
+        what = "main was kept" if args.side == "main" else "main already had those versions"
+        print(f"{what}; deleted {args.name}")
+    else:
+        print(f"kept the other side of {args.name} in commit {commit[:SHORT]}; deleted the branch")
     return 0

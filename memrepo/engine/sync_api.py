@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Self, Unpack
+from typing import TYPE_CHECKING, Literal, Self, Unpack
 
 from memrepo.engine.core import RepoCore, RepoOptions
 
@@ -101,6 +101,15 @@ class SyncApi(RepoCore):
         from memrepo.sync.api import conflict
 
         return conflict(self.folder, name)
+
+    def resolve_conflict(self, name: str, keep: Literal["main", "theirs"]) -> str | None:
+        """The person settles a conflict branch: "main" keeps main as it is, "theirs" puts
+        the branch's losing versions back on main (one `by: user` commit, undoable, whose
+        id is returned); either way the branch is deleted. Refused, nothing written, when
+        main changed those files again since the merge."""
+        from memrepo.sync.conflicts import resolve_conflict
+
+        return resolve_conflict(self.folder, name, keep)
 
     def install_git_hooks(self) -> GitHooksReport:
         """Make a plain `git pull` merge entries like sync does (a merge driver) and check

@@ -198,6 +198,14 @@ def get_review_branch(folder: MemoryFolder, name: str) -> ReviewBranch:
 def delete_review_branch(folder: MemoryFolder, name: str) -> None:
     """Delete a `dream/*` branch (its commit stays in the object database until gc)."""
     get_review_branch(folder, name)
+    delete_branch(folder, name)
+
+
+def delete_branch(folder: MemoryFolder, name: str) -> None:
+    """Delete a local branch the caller already checked is one of ours to delete (a review
+    or a `sync/conflict-*` branch); never main. Caller holds the write lock."""
+    if name == MAIN:
+        raise RepoStateError("main is never deleted")
     try:
         folder.repo.references.delete(_REF_PREFIX + name)
     except (pygit2.GitError, KeyError) as exc:
