@@ -3,10 +3,14 @@ or some, reject) and the losing sides of sync merges (both versions of each file
 
 Every button is one verb: `accept_review(name, ops)` (operations not ticked are
 rejected for good, as `memrepo review accept NAME --op N` does), `reject_review(name)`,
-`undo_curation(id)` for a commitment a dream closed (listed by `curation_log`).
+`undo_curation(id)` for a commitment a dream closed (listed by `curation_log`),
+`resolve_conflict(name, keep)` for a sync conflict branch ("Keep main's" / "Keep this
+version", as `memrepo conflicts keep NAME --side main|theirs` does).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -95,6 +99,24 @@ async def conflict(request: Request) -> Response:
     return hub.templates.page(request, "conflict.html", {"detail": detail})
 
 
+async def keep_conflict(request: Request) -> Response:
+    form = form_of(request)
+    name = _name(form, "sync/conflict-")
+    picked = form.get("side")
+    if picked not in ("main", "theirs"):
+        raise BadForm(f"{picked!r} is not a side to keep (main or theirs)")
+    side: Literal["main", "theirs"] = "main" if picked == "main" else "theirs"
+    commit = await hub_of(request).call(lambda repo: repo.resolve_conflict(name, side))
+    if commit is None:
+        kept = "main's side" if side == "main" else "main's side (it already had those versions)"
+        return done(request, f"Kept {kept}; deleted {name}.")
+    return done(
+        request,
+        f"Kept the version of {name} on main (commit {short(commit)}); deleted the branch.",
+        undo=commit,
+    )
+
+
 ROUTES: list[tuple[str, Endpoint, str]] = [
     ("/review", reviews, "GET"),
     ("/review/dream", dream, "GET"),
@@ -102,4 +124,5 @@ ROUTES: list[tuple[str, Endpoint, str]] = [
     ("/review/reject", reject, "POST"),
     ("/review/curation/undo", undo_curation, "POST"),
     ("/review/conflict", conflict, "GET"),
+    ("/review/conflict/keep", keep_conflict, "POST"),
 ]
