@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import os
 import signal
 import stat
@@ -29,6 +28,7 @@ from pathlib import Path
 
 import pygit2
 
+from memrepo._platform import fcntl
 from memrepo.errors import WorktreeChanged
 
 _AT_FDCWD = -100

@@ -7,13 +7,13 @@ written into the file only to name it in a timeout message.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import threading
 import time
 from pathlib import Path
 from types import TracebackType
 
+from memrepo._platform import fcntl
 from memrepo.errors import LockTimeout
 
 LOCK_NAME = "write.lock"

@@ -10,11 +10,11 @@ once; it never creates the file.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from dataclasses import dataclass
 
+from memrepo._platform import fcntl
 from memrepo.folder.lock import LOCK_NAME
 from memrepo.health.context import HealthContext
 from memrepo.health.grading import graded

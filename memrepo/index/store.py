@@ -15,7 +15,6 @@ fresh searcher.
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import json
 import os
@@ -38,6 +37,7 @@ from whoosh.scoring import BM25F
 from whoosh.writing import CLEAR
 
 from memrepo import progress
+from memrepo._platform import fcntl
 from memrepo.errors import InvalidArgument
 from memrepo.index._screen import screen_value
 from memrepo.index._storage import PrivateCopies, PrivateCopyStorage

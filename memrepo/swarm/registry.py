@@ -9,7 +9,6 @@ from several processes never lose one another's tasks.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -17,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TypedDict, runtime_checkable
 
+from memrepo._platform import fcntl
 from memrepo.errors import InvalidArgument, StoreError, TaskNotFound
 from memrepo.hygiene import redact_secrets
 from memrepo.models.swarm import TaskInfo
