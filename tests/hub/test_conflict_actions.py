@@ -43,11 +43,14 @@ def texts(root: Path) -> list[str]:
 
 def test_review_lists_both_buttons_per_conflict(tmp_path: Path, serve: Serve) -> None:
     root, branch = conflicted(tmp_path)
-    page = serve(root).login().get("/review").text
+    person = serve(root).login()
+    page = person.get("/review").text
     assert f'name="name" value="{branch}"' in page
     assert "Keep main&#39;s" in page  # autoescaped apostrophe
     assert "Keep this version" in page
     assert 'action="/review/conflict/keep"' in page
+    detail = person.get("/review/conflict", name=branch).text
+    assert "Keep this version" in detail and f'name="name" value="{branch}"' in detail
 
 
 def test_keep_main_deletes_the_branch(tmp_path: Path, serve: Serve) -> None:

@@ -107,3 +107,11 @@ def test_cli_conflicts_keep(tmp_path: Path, git: Git, run: Run) -> None:
     result = json.loads(out)
     assert result["side"] == "theirs" and result["commit"] == b.folder.store.main_id()
     assert VIM in texts(b) and branch not in branches(git, b.root)
+
+
+def test_cli_conflicts_keep_main_says_what_it_did(tmp_path: Path, run: Run) -> None:
+    b, branch, _ = conflicted(tmp_path)
+    code, out, _ = run("--repo", str(b.root), "conflicts", "keep", branch, "--side", "main")
+    assert (code, out) == (0, f"main was kept; deleted {branch}\n")
+    code, out, _ = run("--repo", str(b.root), "conflicts", "keep", "--help")
+    assert code == 0 and "--side theirs" in out
