@@ -1,6 +1,6 @@
 """The recall-quality gate: run the eval fixtures and measure recall@k, MRR and leaks.
 
-Each fixture file (``fixtures/evals/<category>.json``, schema in
+Each fixture file (``memrepo/evals_data/<category>.json``, schema in
 :mod:`memrepo.models.evals`) describes a memory repo and the queries to run against it.
 :func:`run_evals` builds each category's repo once in a temporary directory (files
 committed with the plain ``git`` command, as a person would; ``remember`` and
@@ -63,8 +63,10 @@ __all__ = [
     "summarize",
 ]
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "fixtures" / "evals"
-"""The fixtures shipped with the source tree (``--path`` points elsewhere)."""
+DEFAULT_PATH = Path(__file__).resolve().parent / "evals_data"
+"""The fixtures, shipped inside the package so `memrepo eval` runs from an installed
+wheel too (``--path`` points elsewhere); ``fixtures/evals`` of the source tree links
+here."""
 
 EVAL_CLOCK = FixedClock(datetime(2025, 3, 14, 9, 30, tzinfo=UTC))
 """Every setup is written at this instant, so runs are reproducible."""
