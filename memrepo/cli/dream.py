@@ -14,13 +14,14 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
+from memrepo.formats.text import ELLIPSIS as ELLIPSIS
+from memrepo.formats.text import shorten as shorten
 
 if TYPE_CHECKING:
     from memrepo.models.dream import DreamReport, Op
 
 #: How much of a reason one line of `memrepo dream` shows (in characters, ellipsis included).
 REASON_CHARS = 100
-ELLIPSIS = "…"
 
 
 def register(commands: Subparsers) -> None:
@@ -108,26 +109,6 @@ def _report_text(report: DreamReport) -> str:
 
 def _op_line(op: Op) -> str:
     return f"{op.kind} ({op.found_by}) {op.path}: {shorten(op.reason, REASON_CHARS)}"
-
-
-def shorten(text: str, width: int) -> str:
-    """`text` on one line, cut at the last word boundary that fits `width` with an ellipsis.
-
-    A reason names the entries it is about (`'Deploys go through staging' (by user,
-    ...)`), so a cut inside a word can turn it into another word; whole words keep it
-    honest, and the ellipsis says there is more (`--json` and `review show` print all of
-    it). A first word longer than `width` (a URL) is kept whole rather than broken.
-    """
-    words = text.split()
-    line = " ".join(words)
-    if len(line) <= width:
-        return line
-    kept = words[0]
-    for word in words[1:]:
-        if len(kept) + 1 + len(word) + len(ELLIPSIS) > width:
-            break
-        kept += " " + word
-    return kept.rstrip(",;:") + ELLIPSIS
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from memrepo.dreaming.state import load_state, save_state
 from memrepo.errors import DreamError, InvalidArgument, ReviewConflict
 from memrepo.folder import branches
 from memrepo.folder.repo import MemoryFolder
+from memrepo.formats.text import shorten
 from memrepo.models.dream import (
     AcceptResult,
     DreamStatus,
@@ -49,9 +50,7 @@ def summary_lines(ops: Sequence[Op]) -> str:
     """One readable line per operation, numbered from 1."""
     lines = []
     for n, op in enumerate(ops, start=1):
-        reason = " ".join(op.reason.split())
-        if len(reason) > _REASON_CHARS:
-            reason = reason[: _REASON_CHARS - 1] + "…"
+        reason = shorten(op.reason, _REASON_CHARS)
         lines.append(f"- [{n}] {op.kind} ({op.found_by}) {op.path}: {reason}")
     return "\n".join(lines)
 

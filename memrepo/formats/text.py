@@ -6,7 +6,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-__all__ = ["entry_id", "find_links", "normalize_text", "normalize_texts"]
+__all__ = ["ELLIPSIS", "entry_id", "find_links", "normalize_text", "normalize_texts", "shorten"]
 
 # No nested brackets inside a link, so every "[[" is tried once and each try stops at the
 # next bracket: linear on any input, even a 10 MB line of brackets.
@@ -69,3 +69,26 @@ def find_links(text: str) -> tuple[str, ...]:
         if target:
             targets.append(target)
     return tuple(targets)
+
+
+ELLIPSIS = "…"
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` on one line, cut at the last word boundary that fits `width` with an ellipsis.
+
+    A reason names the entries it is about (`'Deploys go through staging' (by user,
+    ...)`), so a cut inside a word can turn it into another word; whole words keep it
+    honest, and the ellipsis says there is more. A first word longer than `width` (a URL)
+    is kept whole rather than broken.
+    """
+    words = text.split()
+    line = " ".join(words)
+    if len(line) <= width:
+        return line
+    kept = words[0]
+    for word in words[1:]:
+        if len(kept) + 1 + len(word) + len(ELLIPSIS) > width:
+            break
+        kept += " " + word
+    return kept.rstrip(",;:") + ELLIPSIS

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +60,11 @@ class Gone:
 
     @property
     def message(self) -> str:
-        keep = f"`memrepo forget {self.ref}` drops it" if self.ref else "it stays in memrepo"
+        keep = (
+            f"`memrepo forget {shlex.quote(self.ref)}` drops it"
+            if self.ref
+            else "it stays in memrepo"
+        )
         return (
             f"{self.origin} was imported before and is gone from the source (deleted or "
             f"changed there); {keep}"

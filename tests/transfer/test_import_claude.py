@@ -7,6 +7,7 @@ Fixtures are shaped like Claude Code's documented formats (fixtures/imports/READ
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_reimport_adds_nothing_and_a_deleted_memory_is_reported_once(
     [gone] = after.problems
     assert (gone.path, gone.line, gone.reason) == ("project_merge_freeze.md", 8, "deleted_upstream")
     assert "project_merge_freeze.md#L8 was imported before and is gone" in gone.message
-    ref = gone.message.split("`memrepo forget ")[1].split("`")[0]
+    ref = shlex.split(gone.message.split("`memrepo forget ")[1].split("`")[0])[0]
     assert len(memory_repo.entries("imports/claude-code.md")) == 5  # reported, not deleted
     memory_repo.forget(ref)
     assert not any("Merge freeze" in e.text for e in memory_repo.entries())

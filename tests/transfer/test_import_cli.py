@@ -32,7 +32,7 @@ def test_a_mem0_export_imports_and_a_deletion_is_printed(run: Run, tmp_path: Pat
     code, out, _ = run("import", "--from", "jsonl", str(export))
     assert code == 0 and "0 written (0 as memory items), 3 already known" in out
     assert "  mem0.json: mem0.json#3c90c3cc-0d44-4b50-8888-8dd25736052a was imported before" in out
-    assert "`memrepo forget folder:imports/mem0.md#" in out
+    assert "`memrepo forget 'folder:imports/mem0.md#" in out  # quoted for a shell
 
 
 def test_a_broken_agent_file_exits_1_with_one_line(run: Run, tmp_path: Path) -> None:
