@@ -181,31 +181,34 @@ def test_memrepo_eval_runs_from_an_installed_wheel(
 ) -> None:
     """The wheel in a fresh venv (no checkout on its path: its dependencies come from
     this venv's site-packages), `memrepo eval` run from a folder outside the checkout."""
+    # Nothing of the caller's path: a checkout on PYTHONPATH (with its egg-info) would
+    # pass for the installed memrepo.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
          "--no-deps", "--no-index", str(dists[1])],
-        check=True, timeout=300,
+        check=True, timeout=300, env=env,
     )  # fmt: skip
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True, check=True, env=env,
     ).stdout.strip()  # fmt: skip
     # A .pth line only appends a folder: the editable memrepo of this venv, itself a
     # .pth there, stays out, so `memrepo` can only come from the wheel.
     ours = {*site.getsitepackages(), sysconfig.get_path("purelib")}
     (Path(purelib) / "memrepo_test_deps.pth").write_text("\n".join(sorted(ours)) + "\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     work = tmp_path / "elsewhere"
     work.mkdir()
 
     where = subprocess.run(
         [str(python), "-c", "import memrepo.evals; print(memrepo.evals.DEFAULT_PATH)"],
-        capture_output=True, text=True, cwd=work, env=env, check=True,
-    ).stdout.strip()  # fmt: skip
-    assert Path(where).is_relative_to(venv), where
+        capture_output=True, text=True, cwd=work, env=env, check=False,
+    )  # fmt: skip
+    assert where.returncode == 0, where.stderr
+    assert Path(where.stdout.strip()).is_relative_to(venv), where.stdout
     done = subprocess.run(
         [str(venv / "bin" / "memrepo"), "eval"],
         capture_output=True, text=True, cwd=work, env=env, timeout=600, check=False,
