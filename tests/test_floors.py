@@ -34,8 +34,7 @@ _FLOOR = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)>=(?P<version>\d[0-9A-
 _OFFLINE = re.compile(
     r"NewConnectionError|Max retries exceeded|Temporary failure in name resolution|"
     r"Network is unreachable|Connection refused|ConnectTimeout|ReadTimeout|"
-    r"No matching distribution found for \S+ \(from versions: none\)|"
-    r"from versions: none\)"
+    r"\(from versions: none\)"
 )
 _PIP_SECONDS = 240
 
@@ -73,9 +72,12 @@ def floor_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     except subprocess.TimeoutExpired:
         pytest.skip(f"the package registry did not serve the floors in {_PIP_SECONDS} s")
     if done.returncode != 0:
-        if _OFFLINE.search(done.stderr):
-            last = done.stderr.strip().splitlines()[-1]
-            pytest.skip(f"the package registry cannot be reached to install the floors: {last}")
+        offline = _OFFLINE.search(done.stderr)
+        if offline:
+            pytest.skip(
+                f"the package registry cannot be reached to install the floors "
+                f"({offline.group(0)}): {done.stderr.strip().splitlines()[-1]}"
+            )
         pytest.fail(f"the declared floors do not install together:\n{done.stderr[-3000:]}")
     return python
 
