@@ -34,7 +34,7 @@ def register(commands: Subparsers) -> None:
         metavar="DIR",
         type=Path,
         default=None,
-        help="directory of *.json fixtures (default: fixtures/evals of the source tree)",
+        help="directory of *.json fixtures (default: the cases shipped with memrepo)",
     )
     parser.add_argument(
         "--category",

@@ -1,6 +1,6 @@
 """Models of the recall-quality gate: the fixture schema and the report of a run.
 
-A fixture file (``fixtures/evals/<category>.json``) is one :class:`EvalCategory`: the repo
+A fixture file (``memrepo/evals_data/<category>.json``) is one :class:`EvalCategory`: the repo
 content to build (committed files, ``remember`` calls, workspace settings, team repos,
 swarm tasks and notes, later hand commits, uncommitted edits) and the cases to run
 against it. Expectations are substrings of hit texts, because refs depend on hashes; a
