@@ -1,10 +1,11 @@
 """What the two servers memrepo runs share: `memrepo mcp --http` and `memrepo hub`.
 
-Both serve one `MemoryRepo` from an asyncio loop (uvicorn), so both need the same three
-things: repo calls off the loop, one at a time; a listening socket bound before the app
-is built (the Host rules need the real port, `--port 0` picks a free one); and a uvicorn
-server that says when it is ready and stops on Ctrl-C or SIGTERM without a traceback.
-Needs uvicorn and anyio, which both extras (`mcp`, `hub`) bring.
+Both serve one `MemoryRepo` from an asyncio loop (uvicorn), so both need the same
+things: a request body read only up to a limit; repo calls off the loop, one at a time;
+a listening socket bound before the app is built (the Host rules need the real port,
+`--port 0` picks a free one); and a uvicorn server that says when it is ready and stops
+on Ctrl-C or SIGTERM without a traceback.
+Needs uvicorn, starlette and anyio, which both extras (`mcp`, `hub`) bring.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Literal, TypeVar
 import anyio
 import anyio.to_thread
 import uvicorn
+from starlette.types import Receive
 
 from memrepo.errors import InvalidArgument
 
@@ -107,3 +109,22 @@ class ReadyServer(uvicorn.Server):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole request body, or None as soon as it grows past `limit` bytes (the rest
+    is never read, so an oversized body costs nothing)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away
+            break
+        chunk: bytes = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)

@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.sessions import Session, Sessions
+from memrepo.serving import read_body
 
 LOGIN_PATH = "/login"
 MAX_BODY = 64 * 1024
@@ -186,7 +187,7 @@ class Gate:
         too_big = self._page(413, "Too large", f"A form may hold {MAX_BODY // 1024} KiB at most.")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             return None, too_big
-        body = await _read_body(receive, MAX_BODY)
+        body = await read_body(receive, MAX_BODY)
         if body is None:
             return None, too_big
         try:
@@ -205,24 +206,6 @@ class Gate:
 
     def _page(self, status: int, title: str, detail: str) -> Response:
         return HTMLResponse(self.refusal(status, title, detail), status_code=status)
-
-
-async def _read_body(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None as soon as it grows past `limit` (the rest unread)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":  # the client went away
-            break
-        chunk: bytes = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -40,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
 from memrepo.mcp.server import build_server
-from memrepo.serving import ReadyServer, bind_tcp, quiet_config
+from memrepo.serving import ReadyServer, bind_tcp, quiet_config, read_body
 from memrepo.tools import MemoryTools
 
 DEFAULT_HOST = "127.0.0.1"
@@ -217,7 +217,7 @@ class Gate:
         try:
             refusal = self._refusal(_headers(scope))
             if refusal is None:
-                body = await self._read_body(receive)
+                body = await read_body(receive, self.max_body)
                 if body is None:
                     refusal = (413, "request body too large")
                 else:
@@ -253,23 +253,6 @@ class Gate:
         # wrong token, and not even the token's length leaks.
         matches = hmac.compare_digest(_digest(given.strip()), self.digest)
         return scheme.lower() == "bearer" and matches
-
-    async def _read_body(self, receive: Receive) -> bytes | None:
-        """The whole body, or None as soon as it grows past the limit (the rest unread)."""
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                break
-            chunk: bytes = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        return b"".join(chunks)
 
 
 def _digest(token: str) -> bytes:
