@@ -510,12 +510,13 @@ def _answers_initialize(stdout: str) -> bool:
     return False
 
 
-def run_stdio_server(box: Sandbox, command: str) -> None:
+def run_stdio_server(box: Sandbox, command: str) -> str:
     """An MCP host's first request on stdin, then end of input: the server must answer
-    it and exit 0."""
+    it and exit 0. Returns what it printed."""
     done = box.sh(command, stdin=json.dumps(INITIALIZE) + "\n")
     assert done.returncode == 0, f"{command}\n{done.stderr}"
     assert _answers_initialize(done.stdout), f"{command}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
 
 
 def run_http_server(box: Sandbox, command: str) -> None:
@@ -626,7 +627,8 @@ def test_the_claude_code_command_registers_a_server_that_answers(
 ) -> None:
     (command,) = [c for c in commands() if " -- memrepo " in c.text]
     box = new_sandbox(tmp_path, model, command.section)
-    run_stdio_server(box, command.text.split(" -- ", 1)[1])
+    answer = run_stdio_server(box, command.text.split(" -- ", 1)[1])
+    assert '"serverInfo"' in answer and '"memrepo"' in answer, answer
 
 
 def test_the_http_address_hosts_are_given_is_the_one_served() -> None:
