@@ -23,6 +23,7 @@ from memrepo import MemoryRepo
 from memrepo.cli import main
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 Run = Callable[..., tuple[int, str, str]]
 Bench = Callable[..., Any]
 
@@ -90,6 +91,19 @@ def git() -> Git:
         ).stdout
 
     return run
+
+
+@pytest.fixture
+def commit_count(git: Git) -> CommitCount:
+    """`commit_count(root, rev="HEAD", *options)`: how many commits the `git` CLI counts
+    from `rev` (a branch, or a range such as `f"{start}..HEAD"`; options such as
+    `--merges` narrow it), so a test judges what was written with git's own eyes rather
+    than ours. The one counter every test uses."""
+
+    def count(repo_path: str | Path, rev: str = "HEAD", *options: str) -> int:
+        return int(git(repo_path, "rev-list", "--count", *options, rev))
+
+    return count
 
 
 @pytest.fixture

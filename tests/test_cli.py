@@ -16,6 +16,7 @@ from memrepo import MemoryRepo
 from memrepo.cli import build_parser
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 Run = Callable[..., tuple[int, str, str]]
 
 WRITTEN = re.compile(r"^(inserted|superseded) (folder:\S+#\S+) \(commit ([0-9a-f]{10})\)$")
@@ -44,14 +45,16 @@ def _one_error_line(err: str) -> str:
 # --- init -------------------------------------------------------------------------------
 
 
-def test_init_creates_a_memory_repo(run: Run, git: Git, tmp_path: Path) -> None:
+def test_init_creates_a_memory_repo(
+    run: Run, git: Git, commit_count: CommitCount, tmp_path: Path
+) -> None:
     target = tmp_path / "fresh"
     code, out, err = run("init", str(target))
     assert (code, err) == (0, "")
     assert out == f"memory repo ready at {target.resolve()}\n"
     assert (target / "MEMORY.md").read_text() == "# Memory\n\n## Index\n"
     assert git(target, "status", "--porcelain") == ""
-    assert len(_commits(git, target)) == 1
+    assert commit_count(target) == 1
 
 
 def test_init_without_path_uses_repo_option(run: Run, tmp_path: Path) -> None:
@@ -60,10 +63,12 @@ def test_init_without_path_uses_repo_option(run: Run, tmp_path: Path) -> None:
     assert (tmp_path / "via-option" / "MEMORY.md").is_file()
 
 
-def test_init_twice_keeps_history(run: Run, git: Git, memory_repo: MemoryRepo) -> None:
+def test_init_twice_keeps_history(
+    run: Run, commit_count: CommitCount, memory_repo: MemoryRepo
+) -> None:
     assert run("--repo", str(memory_repo.root), "remember", "Prefers pnpm over npm")[0] == 0
     assert run("init", str(memory_repo.root))[0] == 0
-    assert len(_commits(git, memory_repo.root)) == 2
+    assert commit_count(memory_repo.root) == 2
 
 
 # --- remember ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from memrepo import EntryNotFound, InvalidArgument, MemoryRepo
 from memrepo.models.items import ItemFilters
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 
 
 def all_git_objects(root: Path) -> bytes:
@@ -90,7 +91,7 @@ def test_third_party_text_needs_a_contact_or_task(memory_repo: MemoryRepo) -> No
 
 
 def test_memory_off_blocks_agent_writes_but_records_the_user(
-    memory_repo: MemoryRepo, git: Git
+    memory_repo: MemoryRepo, commit_count: CommitCount
 ) -> None:
     memory_repo.set_workspace("Quiet", memory=False)
     skipped = memory_repo.remember("Agent noticed a pattern", workspace="Quiet")
@@ -99,7 +100,7 @@ def test_memory_off_blocks_agent_writes_but_records_the_user(
     assert stated.written and stated.store == "folder"
     item = memory_repo.remember("Inferred private thing", workspace="Quiet", private=True)
     assert item.reason == "memory_disabled"
-    assert len(git(memory_repo.root, "log", "--oneline").splitlines()) == 2
+    assert commit_count(memory_repo.root) == 2
 
 
 def test_workspace_settings_persist(memory_repo: MemoryRepo) -> None:
@@ -139,16 +140,16 @@ def test_bad_shapes_are_clear_errors(memory_repo: MemoryRepo) -> None:
 
 
 def test_clear_workspace_removes_items_and_file_in_one_commit(
-    memory_repo: MemoryRepo, git: Git
+    memory_repo: MemoryRepo, git: Git, commit_count: CommitCount
 ) -> None:
     memory_repo.remember("Shared workspace fact", workspace="Shop")
     memory_repo.remember("Private workspace fact", workspace="Shop", private=True)
-    before = len(git(memory_repo.root, "log", "--oneline").splitlines())
+    before = commit_count(memory_repo.root)
     report = memory_repo.clear_workspace("Shop")
     assert report.deleted == 1
     assert not (memory_repo.root / "workspaces/shop.md").exists()
     assert "[[workspaces/shop]]" not in (memory_repo.root / "MEMORY.md").read_text()
-    assert len(git(memory_repo.root, "log", "--oneline").splitlines()) == before + 1
+    assert commit_count(memory_repo.root) == before + 1
     assert git(memory_repo.root, "status", "--porcelain") == ""
 
 

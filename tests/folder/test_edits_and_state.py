@@ -21,10 +21,7 @@ from memrepo import (
 )
 
 Git = Callable[..., str]
-
-
-def commit_count(git: Git, root: Path) -> int:
-    return len(git(root, "log", "--oneline").splitlines())
+CommitCount = Callable[..., int]
 
 
 def test_user_edits_are_committed_first_as_their_own_commit(
@@ -67,32 +64,36 @@ def test_auto_commit_off_refuses_and_names_files(tmp_path: Path) -> None:
     assert (repo.root / "MEMORY.md").read_text() == "# Memory\n\n- edited\n\n## Index\n"
 
 
-def test_secret_in_a_user_edit_is_not_committed(memory_repo: MemoryRepo, git: Git) -> None:
+def test_secret_in_a_user_edit_is_not_committed(
+    memory_repo: MemoryRepo, commit_count: CommitCount
+) -> None:
     (memory_repo.root / "keys.md").write_text("# Keys\n\n- aws AKIAIOSFODNN7EXAMPLE\n")
     with pytest.raises(SecretInEdit, match=r"keys\.md:3"):
         memory_repo.remember("Agent fact")
-    assert commit_count(git, memory_repo.root) == 1
+    assert commit_count(memory_repo.root) == 1
     assert (memory_repo.root / "keys.md").exists()
 
 
-def test_a_file_named_with_a_secret_is_not_committed(memory_repo: MemoryRepo, git: Git) -> None:
+def test_a_file_named_with_a_secret_is_not_committed(
+    memory_repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     (memory_repo.root / f"{token}.md").write_text("# Notes\n\n- harmless text\n")
     with pytest.raises(SecretInFileName) as caught:
         memory_repo.remember("Agent fact")
     assert token not in str(caught.value) and "rename the file" in str(caught.value)
-    assert commit_count(git, memory_repo.root) == 1
+    assert commit_count(memory_repo.root) == 1
     assert token not in git(memory_repo.root, "log", "--all", "--name-only")
 
 
 def test_a_secret_in_an_edit_that_is_not_utf8_is_not_committed(
-    memory_repo: MemoryRepo, git: Git
+    memory_repo: MemoryRepo, commit_count: CommitCount
 ) -> None:
     data = b"# Keys\n\n- caf\xe9 aws AKIAIOSFODNN7EXAMPLE\n"
     (memory_repo.root / "keys.md").write_bytes(data)
     with pytest.raises(SecretInEdit, match=r"keys\.md:3"):
         memory_repo.remember("Agent fact")
-    assert commit_count(git, memory_repo.root) == 1
+    assert commit_count(memory_repo.root) == 1
 
 
 @pytest.mark.parametrize(
@@ -121,17 +122,19 @@ def test_not_a_memory_repo(tmp_path: Path) -> None:
         MemoryRepo.open(tmp_path / "plain")
 
 
-def test_empty_git_repo_is_refused_then_adopted(tmp_path: Path, git: Git) -> None:
+def test_empty_git_repo_is_refused_then_adopted(tmp_path: Path, commit_count: CommitCount) -> None:
     root = tmp_path / "empty"
     pygit2.init_repository(str(root), initial_head="main")
     with pytest.raises(NotAMemoryRepo, match="no commits"):
         MemoryRepo.open(root)
     repo = MemoryRepo.init(root)
     assert repo.remember("works now").written
-    assert commit_count(git, root) == 2
+    assert commit_count(root) == 2
 
 
-def test_init_adopts_a_repo_with_history(tmp_path: Path, git: Git) -> None:
+def test_init_adopts_a_repo_with_history(
+    tmp_path: Path, git: Git, commit_count: CommitCount
+) -> None:
     root = tmp_path / "existing"
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
@@ -140,7 +143,7 @@ def test_init_adopts_a_repo_with_history(tmp_path: Path, git: Git) -> None:
     git(root, "commit", "-q", "-m", "first")
     repo = MemoryRepo.init(root)
     assert (root / "MEMORY.md").exists()
-    assert commit_count(git, root) == 2
+    assert commit_count(root) == 2
     assert repo.remember("A fact").written
 
 

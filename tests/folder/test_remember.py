@@ -12,6 +12,7 @@ import pytest
 from memrepo import FixedClock, MemoryRepo
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 CLOCK = FixedClock(datetime(2026, 11, 30, 12, 0, tzinfo=UTC))
 
 
@@ -20,18 +21,20 @@ def repo(tmp_path: Path) -> MemoryRepo:
     return MemoryRepo.init(tmp_path / "mem", clock=CLOCK)
 
 
-def test_init_creates_main_with_memory_md(repo: MemoryRepo, git: Git) -> None:
+def test_init_creates_main_with_memory_md(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     assert (repo.root / "MEMORY.md").read_text() == "# Memory\n\n## Index\n"
     assert git(repo.root, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
     assert git(repo.root, "status", "--porcelain") == ""
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 1
+    assert commit_count(repo.root) == 1
 
 
-def test_init_twice_keeps_the_repo(repo: MemoryRepo, git: Git) -> None:
+def test_init_twice_keeps_the_repo(repo: MemoryRepo, commit_count: CommitCount) -> None:
     repo.remember("Prefers pnpm over npm")
     again = MemoryRepo.init(repo.root, clock=CLOCK)
     assert [e.text for e in again.entries()] == ["Prefers pnpm over npm"]
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 2
+    assert commit_count(repo.root) == 2
 
 
 def test_remember_writes_an_entry_above_the_index(repo: MemoryRepo, git: Git) -> None:
@@ -52,22 +55,26 @@ def test_remember_writes_an_entry_above_the_index(repo: MemoryRepo, git: Git) ->
     assert "Memrepo-By: agent" in head
 
 
-def test_every_write_is_one_commit_and_git_agrees(repo: MemoryRepo, git: Git) -> None:
+def test_every_write_is_one_commit_and_git_agrees(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     for n in range(5):
         repo.remember(f"fact number {n} about the build")
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 6
+    assert commit_count(repo.root) == 6
     assert git(repo.root, "status", "--porcelain") == ""
     git(repo.root, "fsck", "--strict")
     shown = git(repo.root, "show", "HEAD:MEMORY.md")
     assert shown == (repo.root / "MEMORY.md").read_text()
 
 
-def test_same_text_is_reinforced_without_a_commit(repo: MemoryRepo, git: Git) -> None:
+def test_same_text_is_reinforced_without_a_commit(
+    repo: MemoryRepo, commit_count: CommitCount
+) -> None:
     first = repo.remember("Deploys happen on Tuesdays")
     again = repo.remember("  deploys   happen on TUESDAYS ")
     assert again.action == "reinforced" and again.commit is None
     assert again.ref == first.ref
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 2
+    assert commit_count(repo.root) == 2
 
 
 def test_subject_supersedes_in_place(repo: MemoryRepo) -> None:
@@ -79,12 +86,12 @@ def test_subject_supersedes_in_place(repo: MemoryRepo) -> None:
     assert texts == ["Editor is helix", "Other fact here"]
 
 
-def test_agent_never_replaces_a_user_line(repo: MemoryRepo, git: Git) -> None:
+def test_agent_never_replaces_a_user_line(repo: MemoryRepo, commit_count: CommitCount) -> None:
     repo.remember("Timezone is Europe/Berlin", subject="tz", by="user")
     result = repo.remember("Timezone is UTC", subject="tz", by="agent")
     assert result.status == "skipped" and result.reason == "outranked"
     assert [e.text for e in repo.entries()] == ["Timezone is Europe/Berlin"]
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 2
+    assert commit_count(repo.root) == 2
 
 
 def test_hand_written_line_counts_as_user(repo: MemoryRepo, git: Git) -> None:
@@ -140,10 +147,10 @@ def test_secrets_are_redacted_before_writing(repo: MemoryRepo, git: Git) -> None
     assert key not in git(repo.root, "log", "-p")
 
 
-def test_only_secret_is_skipped(repo: MemoryRepo, git: Git) -> None:
+def test_only_secret_is_skipped(repo: MemoryRepo, commit_count: CommitCount) -> None:
     result = repo.remember("AKIAIOSFODNN7EXAMPLE")
     assert result.status == "skipped" and result.reason == "secret_only"
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 1
+    assert commit_count(repo.root) == 1
 
 
 @pytest.mark.parametrize(
@@ -225,13 +232,15 @@ def test_log_reads_trailers_and_filters_by_path(repo: MemoryRepo) -> None:
     assert len(repo.log(limit=1)) == 1
 
 
-def test_git_cli_commits_by_hand_are_followed(repo: MemoryRepo, git: Git) -> None:
+def test_git_cli_commits_by_hand_are_followed(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     path = repo.root / "notes.md"
     path.write_text("# Notes\n\n- Written by hand\n")
     git(repo.root, "add", "notes.md")
     git(repo.root, "commit", "-q", "-m", "hand commit")
     repo.remember("Agent fact after a hand commit")
-    assert len(git(repo.root, "log", "--oneline").splitlines()) == 3
+    assert commit_count(repo.root) == 3
     assert {e.text for e in repo.entries()} == {"Written by hand", "Agent fact after a hand commit"}
 
 

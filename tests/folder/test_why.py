@@ -13,6 +13,7 @@ from memrepo.cli import main
 from memrepo.errors import EntryNotFound, FeedbackRefused
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 
 
 def _commit_by_hand(git: Git, root: Path, message: str) -> str:
@@ -161,15 +162,15 @@ def test_the_cli_prints_the_history_and_the_same_as_json(
 
 
 def test_owner_feedback_is_a_user_correction_in_the_workspace_file(
-    memory_repo: MemoryRepo, git: Git
+    memory_repo: MemoryRepo, git: Git, commit_count: CommitCount
 ) -> None:
-    before = git(memory_repo.root, "rev-list", "--count", "HEAD").strip()
+    before = commit_count(memory_repo.root)
 
     result = memory_repo.record_feedback("Do not summarise diffs, show them", workspace="Web shop")
 
     assert result.status == "written" and result.path == "workspaces/web-shop.md"
-    after = git(memory_repo.root, "rev-list", "--count", "HEAD").strip()
-    assert int(after) == int(before) + 1
+    after = commit_count(memory_repo.root)
+    assert after == before + 1
     [entry] = memory_repo.entries("workspaces/web-shop.md")
     assert entry.metadata["by"] == "user"
     assert entry.metadata["origin"] == "feedback"

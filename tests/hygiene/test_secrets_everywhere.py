@@ -27,22 +27,13 @@ from memrepo import MemoryRepo
 from .leaks import AWS_KEY_ID, GITHUB_TOKEN, leaks
 
 Run = Callable[..., tuple[int, str, str]]
+CommitCount = Callable[..., int]
 
 
 @pytest.fixture
 def root(memory_repo: MemoryRepo) -> Path:
     memory_repo.close()
     return memory_repo.root
-
-
-def _commit_count(root: Path) -> int:
-    out = subprocess.run(
-        ["git", "-C", str(root), "rev-list", "--count", "main"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return int(out)
 
 
 def _built_index(run: Run, root: Path, query: str) -> str:
@@ -64,9 +55,9 @@ REFUSED = {
 
 @pytest.mark.parametrize("option", REFUSED.values(), ids=REFUSED.keys())
 def test_a_name_holding_a_secret_is_refused_and_nothing_is_written(
-    run: Run, root: Path, option: list[str]
+    run: Run, commit_count: CommitCount, root: Path, option: list[str]
 ) -> None:
-    before = _commit_count(root)
+    before = commit_count(root, "main")
     code, out, err = run("--repo", str(root), "remember", "Deploys go through staging", *option)
     assert code == 1, out
     lines = err.splitlines()
@@ -74,7 +65,7 @@ def test_a_name_holding_a_secret_is_refused_and_nothing_is_written(
     assert "secret" in lines[0]
     secret = GITHUB_TOKEN if GITHUB_TOKEN in " ".join(option) else AWS_KEY_ID
     assert secret not in err and secret.casefold() not in err.casefold()
-    assert _commit_count(root) == before
+    assert commit_count(root, "main") == before
     assert "staging" not in _built_index(run, root, "deploys staging")
     assert leaks(root, secret) == []
 

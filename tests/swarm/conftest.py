@@ -10,6 +10,7 @@ from memrepo import MemoryRepo
 from memrepo.models.swarm import TaskInfo
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 
 ROOT = "root-4f2a9c01"
 CHILD = "child-a"
@@ -45,7 +46,3 @@ class HostRegistry:
 
 def head(git: Git, root: object) -> str:
     return git(root, "rev-parse", "HEAD").strip()
-
-
-def commit_count(git: Git, root: object) -> int:
-    return len(git(root, "log", "--oneline").splitlines())

@@ -12,7 +12,7 @@ import pytest
 
 from memrepo import MemoryRepo
 
-from .conftest import Git, commit_count
+from .conftest import CommitCount, Git
 
 Run = Callable[..., tuple[int, str, str]]
 CLI = "import sys; from memrepo.cli import main; sys.exit(main())"
@@ -23,7 +23,7 @@ def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
     return cli_in(memory_repo.root)
 
 
-def test_tasks_notes_and_show(run: Run, memory_repo: MemoryRepo, git: Git) -> None:
+def test_tasks_notes_and_show(run: Run, memory_repo: MemoryRepo, commit_count: CommitCount) -> None:
     assert run("task", "add", "t-root", "--title", "Ship v2")[0] == 0
     code, out, _ = run("task", "add", "t-kid", "--title", "Check docs", "--parent", "t-root")
     assert (code, out) == (0, "task t-kid: Check docs (under t-root)\n")
@@ -53,10 +53,10 @@ def test_tasks_notes_and_show(run: Run, memory_repo: MemoryRepo, git: Git) -> No
             "questions": 1,
         }
     ]
-    count = commit_count(git, memory_repo.root)
+    count = commit_count(memory_repo.root)
     code, out, _ = run("task", "delete", "t-root")
     assert code == 0 and "removed swarms/ship-v2-t-root" in out
-    assert commit_count(git, memory_repo.root) == count + 1
+    assert commit_count(memory_repo.root) == count + 1
     assert run("swarm", "list")[1] == "no swarm folders\n"
     assert run("task", "list")[1] == "no tasks\n"
 

@@ -7,7 +7,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.errors import TaskNotFound
 
-from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT, Git, commit_count, head
+from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT, CommitCount, Git, head
 
 FOLDER = "swarms/fix-the-flaky-ci-build-root-4f2"
 OTHER = "swarms/write-the-release-notes-other-77"
@@ -20,15 +20,17 @@ def _fill(repo: MemoryRepo) -> None:
     repo.swarm_note(OTHER_ROOT, "finding", "Release notes need the migration")
 
 
-def test_delete_task_tree_removes_the_folder_tasks_and_items(repo: MemoryRepo, git: Git) -> None:
+def test_delete_task_tree_removes_the_folder_tasks_and_items(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     _fill(repo)
     repo.remember("The CI box is arm64", scope="task", task_id=GRANDCHILD)
-    count = commit_count(git, repo.root)
+    count = commit_count(repo.root)
     result = repo.delete_task_tree(ROOT)
     assert result.tasks == (ROOT, CHILD, GRANDCHILD)
     assert result.swarm_folder == FOLDER and result.commit == head(git, repo.root)
     assert result.items.deleted == 1
-    assert commit_count(git, repo.root) == count + 1
+    assert commit_count(repo.root) == count + 1
     removed = git(repo.root, "show", "--name-status", "--format=", "HEAD").splitlines()
     assert sorted(removed) == [
         f"D\t{FOLDER}/README.md",
@@ -53,14 +55,16 @@ def test_deleting_a_subtree_keeps_the_swarm(repo: MemoryRepo, git: Git) -> None:
     assert repo.resolve_swarm(ROOT).folder == FOLDER
 
 
-def test_purge_task_of_a_root_removes_its_swarm_folder(repo: MemoryRepo, git: Git) -> None:
+def test_purge_task_of_a_root_removes_its_swarm_folder(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     _fill(repo)
     before = head(git, repo.root)
     repo.purge_task(CHILD)
     assert head(git, repo.root) == before  # not a root: the swarm stays
     repo.purge_task(ROOT)
     assert not (repo.root / FOLDER).exists() and (repo.root / OTHER).is_dir()
-    assert git(repo.root, "rev-list", "--count", f"{before}..HEAD").strip() == "1"
+    assert commit_count(repo.root, f"{before}..HEAD") == 1
     repo.purge_task("never-registered")  # an unknown task has no swarm: nothing to do
     repo.purge_task(OTHER_ROOT)
     assert not (repo.root / "swarms").exists()

@@ -7,7 +7,7 @@ import pytest
 from memrepo import EntryNotFound, InvalidArgument, MemoryRepo
 from memrepo.formats import parse
 
-from .conftest import CHILD, GRANDCHILD, ROOT, Git, commit_count, head
+from .conftest import CHILD, GRANDCHILD, ROOT, CommitCount, Git, head
 
 FOLDER = "swarms/fix-the-flaky-ci-build-root-4f2"
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -18,8 +18,10 @@ def entries(repo: MemoryRepo, file: str) -> list[tuple[str, dict[str, str]]]:
     return [(e.text, e.metadata) for e in doc.entries]
 
 
-def test_a_finding_is_one_entry_in_one_commit_with_origin_swarm(repo: MemoryRepo, git: Git) -> None:
-    before = commit_count(git, repo.root)
+def test_a_finding_is_one_entry_in_one_commit_with_origin_swarm(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
+    before = commit_count(repo.root)
     result = repo.swarm_note(
         CHILD, "finding", "The cache key ignores the lockfile", sources=["https://ci.example/1"]
     )
@@ -30,7 +32,7 @@ def test_a_finding_is_one_entry_in_one_commit_with_origin_swarm(repo: MemoryRepo
     assert meta["by"] == "agent" and meta["kind"] == "finding" and meta["origin"] == "swarm"
     assert meta["author"] == CHILD and meta["source"] == f"memrepo://tasks/{CHILD}"
     assert meta["sources"] == "https://ci.example/1" and "tainted" not in meta
-    assert commit_count(git, repo.root) == before + 1
+    assert commit_count(repo.root) == before + 1
     message = git(repo.root, "log", "-1", "--format=%B")
     assert "Memrepo-Origin: swarm" in message and f"Memrepo-Task: {CHILD}" in message
     changed = git(repo.root, "show", "--name-only", "--format=", "HEAD").split()
@@ -61,12 +63,14 @@ def test_readme_on_the_first_note_and_members_as_they_join(repo: MemoryRepo, git
     assert repo.swarm_view(ROOT).members == (CHILD, GRANDCHILD)
 
 
-def test_the_same_note_twice_is_reinforced_without_a_commit(repo: MemoryRepo, git: Git) -> None:
+def test_the_same_note_twice_is_reinforced_without_a_commit(
+    repo: MemoryRepo, commit_count: CommitCount
+) -> None:
     first = repo.swarm_note(CHILD, "finding", "Builds fail only on arm64")
-    count = commit_count(git, repo.root)
+    count = commit_count(repo.root)
     again = repo.swarm_note(GRANDCHILD, "finding", "builds fail  only on ARM64")
     assert again.action == "reinforced" and again.commit is None and again.ref == first.ref
-    assert commit_count(git, repo.root) == count
+    assert commit_count(repo.root) == count
     assert len(entries(repo, "findings.md")) == 1
 
 

@@ -11,7 +11,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.formats import parse
 
-from .conftest import ROOT, Git
+from .conftest import ROOT, CommitCount, Git
 
 FOLDER = "swarms/fix-the-flaky-ci-build-root-4f2"
 WRITERS = 8
@@ -30,7 +30,9 @@ for n in range(count):
 
 
 @pytest.mark.slow
-def test_eight_processes_fifty_notes_each(repo: MemoryRepo, git: Git) -> None:
+def test_eight_processes_fifty_notes_each(
+    repo: MemoryRepo, git: Git, commit_count: CommitCount
+) -> None:
     tasks = [f"worker-{i}" for i in range(WRITERS)]
     for task in tasks:
         repo.swarms.add_task(task, f"Worker {task}", parent=ROOT)
@@ -48,7 +50,7 @@ def test_eight_processes_fifty_notes_each(repo: MemoryRepo, git: Git) -> None:
         assert doc.problems == []
         texts.extend(e.text for e in doc.entries)
     assert len(texts) == WRITERS * NOTES and set(texts) == expected
-    assert git(repo.root, "rev-list", "--count", f"{start}..HEAD").strip() == "400"
+    assert commit_count(repo.root, f"{start}..HEAD") == 400
     origins = git(repo.root, "log", f"{start}..HEAD", "--format=%(trailers:key=Memrepo-Origin)")
     assert origins.split() == ["Memrepo-Origin:", "swarm"] * 400
     assert git(repo.root, "status", "--porcelain") == ""

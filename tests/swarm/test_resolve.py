@@ -9,7 +9,7 @@ from memrepo.errors import TaskCycle, TaskNotFound
 from memrepo.swarm import resolve_swarm
 from memrepo.swarm.paths import swarm_slug
 
-from .conftest import CHILD, GRANDCHILD, ROOT, Git, HostRegistry, commit_count, head
+from .conftest import CHILD, GRANDCHILD, ROOT, CommitCount, Git, HostRegistry, head
 
 
 def test_every_task_of_a_tree_shares_the_root_folder(repo: MemoryRepo) -> None:
@@ -58,17 +58,19 @@ def test_a_host_registry_with_a_path_in_a_parent_id_is_refused() -> None:
         resolve_swarm(host, "t1")
 
 
-def test_unknown_task_and_missing_parent_are_task_not_found(repo: MemoryRepo, git: Git) -> None:
+def test_unknown_task_and_missing_parent_are_task_not_found(
+    repo: MemoryRepo, commit_count: CommitCount
+) -> None:
     with pytest.raises(TaskNotFound, match="not registered"):
         repo.resolve_swarm("nobody")
     host = HostRegistry({"orphan": ("Orphan", "gone")})
     with pytest.raises(TaskNotFound, match="'orphan' names parent 'gone'"):
         resolve_swarm(host, "orphan")
     repo.swarms.use_registry(host)
-    count = commit_count(git, repo.root)
+    count = commit_count(repo.root)
     with pytest.raises(TaskNotFound):
         repo.swarm_note("orphan", "finding", "not written")
-    assert commit_count(git, repo.root) == count
+    assert commit_count(repo.root) == count
 
 
 def test_a_cycle_is_task_cycle() -> None:

@@ -12,6 +12,7 @@ from memrepo.folder.bulk import write_entries
 from memrepo.folder.repo import EntryWrite
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 
 
 def entry(path: str, text: str, by: str = "import", **meta: str) -> EntryWrite:
@@ -69,13 +70,13 @@ def tree(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("name", sorted(BATCHES))
 def test_a_batch_gives_the_bytes_of_writing_one_at_a_time(
-    tmp_path: Path, git: Git, name: str
+    tmp_path: Path, git: Git, commit_count: CommitCount, name: str
 ) -> None:
     writes = BATCHES[name]
     one = prepared(tmp_path / "one", git)
     singles = [one.folder.write_entry(w) for w in writes]
     many = prepared(tmp_path / "many", git)
-    before = int(git(many.root, "rev-list", "--count", "main"))
+    before = commit_count(many.root, "main")
     results, commit = write_entries(
         many.folder, writes, lambda n: f"Import {n}", by="import", origin="import"
     )
@@ -83,7 +84,7 @@ def test_a_batch_gives_the_bytes_of_writing_one_at_a_time(
     assert [(r.status, r.action, r.reason, r.ref) for r in results] == [
         (r.status, r.action, r.reason, r.ref) for r in singles
     ]
-    assert int(git(many.root, "rev-list", "--count", "main")) == before + 1
+    assert commit_count(many.root, "main") == before + 1
     assert commit is not None and all(
         r.commit == commit for r in results if r.action in ("inserted", "superseded")
     )

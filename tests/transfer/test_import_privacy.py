@@ -15,6 +15,7 @@ from memrepo import MemoryRepo
 from memrepo.models.items import ItemFilters
 
 Git = Callable[..., str]
+CommitCount = Callable[..., int]
 ALL_ITEMS = ItemFilters(status="any", include_private=True)
 
 
@@ -96,14 +97,14 @@ def test_no_absolute_local_path_reaches_a_file_or_a_commit(
 
 
 def test_reimporting_the_same_dump_from_another_folder_adds_nothing(
-    memory_repo: MemoryRepo, tmp_path: Path, git: Git
+    memory_repo: MemoryRepo, tmp_path: Path, commit_count: CommitCount
 ) -> None:
     rows: list[dict[str, object]] = [
         {"text": "Bo prefers calls after noon", "contact": "mail:bo@example.com"},
         {"text": "The build server is called osprey"},
     ]
     memory_repo.import_memory(_dump(tmp_path / "a" / "dump.jsonl", rows), source="jsonl")
-    count = git(memory_repo.root, "rev-list", "--count", "main")
+    count = commit_count(memory_repo.root, "main")
     again = memory_repo.import_memory(_dump(tmp_path / "b" / "dump.jsonl", rows), source="jsonl")
     assert (again.written, again.reinforced, again.commit) == (0, 2, None)
-    assert git(memory_repo.root, "rev-list", "--count", "main") == count
+    assert commit_count(memory_repo.root, "main") == count

@@ -20,10 +20,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
 ALL_ITEMS = ItemFilters(status="any", include_private=True)
 
 Git = Callable[..., str]
-
-
-def commits(git: Git, root: Path) -> int:
-    return int(git(root, "rev-list", "--count", "main"))
+CommitCount = Callable[..., int]
 
 
 def copy_fixture(name: str, tmp_path: Path) -> Path:
@@ -42,13 +39,13 @@ def write_jsonl(path: Path, rows: list[object]) -> Path:
 
 
 def test_claude_code_folder_lands_as_one_commit(
-    memory_repo: MemoryRepo, tmp_path: Path, git: Git
+    memory_repo: MemoryRepo, tmp_path: Path, git: Git, commit_count: CommitCount
 ) -> None:
     source = copy_fixture("claude-code", tmp_path)
-    before = commits(git, memory_repo.root)
+    before = commit_count(memory_repo.root, "main")
     report = memory_repo.import_memory(source, source="claude-code")
     assert (report.facts, report.written, report.reinforced, report.skipped) == (5, 5, 0, {})
-    assert commits(git, memory_repo.root) == before + 1
+    assert commit_count(memory_repo.root, "main") == before + 1
     message = git(memory_repo.root, "log", "-1", "--format=%B")
     assert message.startswith("Import from Claude Code: 5 facts")
     assert "Memrepo-Origin: import" in message and "Memrepo-By: import" in message
@@ -66,20 +63,25 @@ def test_claude_code_folder_lands_as_one_commit(
     [("claude-code", "claude-code", 5), ("letta", "letta", 7), ("jsonl", "facts.jsonl", 5)],
 )
 def test_importing_twice_adds_nothing(
-    memory_repo: MemoryRepo, tmp_path: Path, git: Git, fmt: str, name: str, facts: int
+    memory_repo: MemoryRepo,
+    tmp_path: Path,
+    commit_count: CommitCount,
+    fmt: str,
+    name: str,
+    facts: int,
 ) -> None:
     source = copy_fixture(name, tmp_path)
     first = memory_repo.import_memory(source, source=fmt)  # type: ignore[arg-type]
     assert first.written == facts and first.commit is not None
     state = (
-        commits(git, memory_repo.root),
+        commit_count(memory_repo.root, "main"),
         [e.model_dump() for e in memory_repo.entries()],
         [i.model_dump() for i in memory_repo.list_items(ALL_ITEMS)],
     )
     again = memory_repo.import_memory(source, source=fmt)  # type: ignore[arg-type]
     assert (again.written, again.reinforced, again.commit) == (0, facts, None)
     assert state == (
-        commits(git, memory_repo.root),
+        commit_count(memory_repo.root, "main"),
         [e.model_dump() for e in memory_repo.entries()],
         [i.model_dump() for i in memory_repo.list_items(ALL_ITEMS)],
     )
@@ -193,13 +195,13 @@ def test_a_changed_memory_supersedes_on_reimport(memory_repo: MemoryRepo, tmp_pa
 
 
 def test_dry_run_counts_like_a_real_run_and_writes_nothing(
-    memory_repo: MemoryRepo, tmp_path: Path, git: Git
+    memory_repo: MemoryRepo, tmp_path: Path, commit_count: CommitCount
 ) -> None:
     source = copy_fixture("facts.jsonl", tmp_path)
-    before = commits(git, memory_repo.root)
+    before = commit_count(memory_repo.root, "main")
     dry = memory_repo.import_memory(source, source="jsonl", dry_run=True)
     assert dry.dry_run and dry.commit is None
-    assert commits(git, memory_repo.root) == before
+    assert commit_count(memory_repo.root, "main") == before
     assert memory_repo.list_items(ALL_ITEMS) == []
     assert not (memory_repo.root / "imports").exists()
     real = memory_repo.import_memory(source, source="jsonl")
