@@ -18,14 +18,14 @@ PACKAGE = Path(memrepo.__file__).parent
 
 #: Areas (a subpackage or a top-level module of memrepo) by rank, lowest first.
 RANKS: dict[str, int] = {
-    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress", "layout"), 0),
+    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress"), 0),
     **dict.fromkeys(("formats", "hygiene", "_platform"), 1),
     "models": 2,
     "config": 3,
     "routing": 4,
     **dict.fromkeys(("items", "index"), 5),
     "folder": 6,
-    **dict.fromkeys(("recall", "stores"), 7),
+    "recall": 7,
     **dict.fromkeys(("swarm", "sync", "dreaming", "transfer", "health"), 8),
     "engine": 9,
     **dict.fromkeys(("tools", "evals", "demo", "serving"), 10),
