@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+Bench = Callable[..., Any]
+
+pytestmark = pytest.mark.slow
 
 
-@pytest.mark.slow
-def test_bench_dream_finds_every_planted_problem() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_dream.py"), "--entries", "300", "--rounds",
-         "1", "--settled", "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_dream_finds_every_planted_problem(bench: Bench) -> None:
+    result = bench("bench_dream.py", "--entries", "300", "--rounds", "1", "--settled")
     quality = result["quality"]
     assert quality["exact_recall"] == 1.0 and quality["expired_recall"] == 1.0
     assert quality["false_merges"] == 0
@@ -29,14 +23,8 @@ def test_bench_dream_finds_every_planted_problem() -> None:
     assert result["timing"]["dry_run_ms"] > 0 and result["settled"] is True
 
 
-@pytest.mark.slow
-def test_bench_dream_merges_every_reworded_template_fact() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_dream.py"), "--entries", "600", "--corpus",
-         "templated", "--rounds", "1", "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_dream_merges_every_reworded_template_fact(bench: Bench) -> None:
+    result = bench("bench_dream.py", "--entries", "600", "--corpus", "templated", "--rounds", "1")
     quality = result["quality"]
     assert quality["reworded_planted"] == 12 and quality["near_recall"] == 1.0
     assert quality["false_merges"] == 0

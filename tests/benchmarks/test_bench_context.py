@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+Bench = Callable[..., Any]
+
+pytestmark = pytest.mark.slow
 
 
-@pytest.mark.slow
-def test_bench_context_reports_the_ratio_and_cache_reuse() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_context.py"),
-         "--size", "300", "--queries", "8", "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_context_reports_the_ratio_and_cache_reuse(bench: Bench) -> None:
+    result = bench("bench_context.py", "--size", "300", "--queries", "8")
     assert set(result["figures"]) == set(result["within_budget"]) == {"context_p50_ratio"}
     assert result["budget"] == {"context_p50_ratio": 2.0}
     assert result["figures"]["context_p50_ratio"] > 0

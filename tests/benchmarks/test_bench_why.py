@@ -9,8 +9,9 @@ import pytest
 
 Bench = Callable[..., Any]
 
+pytestmark = pytest.mark.slow
 
-@pytest.mark.slow
+
 def test_bench_why_reports_time_memory_and_every_event(bench: Bench) -> None:
     result = bench("bench_why.py", "--commits", "240", "--entries", "40", "--rounds", "1")
     assert result["events"] == [

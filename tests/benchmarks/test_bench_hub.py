@@ -11,8 +11,9 @@ Bench = Callable[..., Any]
 
 pytest.importorskip("starlette", reason="the Memory Hub is the optional extra memrepo[hub]")
 
+pytestmark = pytest.mark.slow
 
-@pytest.mark.slow
+
 def test_bench_hub_reports_every_page(bench: Bench) -> None:
     result = bench(
         "bench_hub.py", "--files", "4", "--entries", "10", "--items", "4", "--requests", "2",

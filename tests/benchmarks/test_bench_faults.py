@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 #: Kill points hit in a real `memrepo remember` with strace (built with pygit2 where
 #: strace cannot trace), and journals only a hostile file can leave.
 CRASH_STEPS = ("journal_written", "worktree_written", "main_moved", "index_updated")
@@ -32,6 +32,8 @@ ARGS = (
     "--rounds", "2", "--sync-writes", "2",
     "--json",
 )  # fmt: skip
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 @cache
@@ -55,8 +57,6 @@ def losses_of(summary: dict[str, Any], states: tuple[str, ...]) -> dict[str, int
     return {k: v for k, v in by_state.items() if k.split(":", 1)[1] in states}
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_a_write_killed_at_any_step_then_a_hand_edit_loses_nothing() -> None:
     summary = part("1 ")
     lost = losses_of(summary, CRASH_STEPS)
@@ -64,8 +64,6 @@ def test_a_write_killed_at_any_step_then_a_hand_edit_loses_nothing() -> None:
     assert sum(lost.values()) == 0, summary["losses"]
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_a_hostile_journal_writes_nowhere_and_never_locks_the_repo_up() -> None:
     summary = part("1 ")
     lost = losses_of(summary, HOSTILE_JOURNALS)
@@ -73,8 +71,6 @@ def test_a_hostile_journal_writes_nowhere_and_never_locks_the_repo_up() -> None:
     assert sum(lost.values()) == 0, summary["losses"]
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_editor_saves_during_writes_are_all_kept() -> None:
     summary = part("2 ")
     assert summary["counts"]["editor_saves"] == 20
@@ -82,16 +78,12 @@ def test_editor_saves_during_writes_are_all_kept() -> None:
     assert summary["lost"] == 0, summary["losses"]
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_an_in_place_save_still_open_across_a_write_is_kept() -> None:
     summary = part("2b ")
     assert summary["counts"]["held_saves"] == 2
     assert summary["lost"] == 0, summary["losses"]
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_eight_writers_undo_editor_and_readers_lose_nothing() -> None:
     summary = part("3 ")
     counts = summary["counts"]
@@ -103,8 +95,6 @@ def test_eight_writers_undo_editor_and_readers_lose_nothing() -> None:
     assert counts["reads"] > 0 and counts["undos"] > 0
 
 
-@pytest.mark.slow
-@pytest.mark.integration
 def test_two_machines_syncing_at_once_keep_every_entry() -> None:
     summary = part("4 ")
     counts = summary["counts"]

@@ -1,4 +1,5 @@
-"""The benchmark scripts run (tiny sizes) so they cannot rot between measurements."""
+"""benchmarks/bench_quality.py scores a tiny REALTALK-shaped chat, and says where the data is
+missing, so it cannot rot between measurements."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+pytestmark = pytest.mark.slow
 
 
 def run(script: str, *args: str) -> str:
@@ -21,18 +24,6 @@ def run(script: str, *args: str) -> str:
         cwd=BENCHMARKS,
         timeout=300,
     ).stdout
-
-
-@pytest.mark.slow
-def test_bench_write_reports_every_budget() -> None:
-    out = run(
-        "bench_write.py", "--files", "20", "--entries", "5", "--writes", "5", "--undos", "3",
-        "--parse-runs", "1", "--rounds", "1", "--json",
-    )  # fmt: skip
-    result = json.loads(out)
-    assert set(result["median"]) >= {"write_p50_ratio", "parse_ratio", "undo_p50_ratio"}
-    assert result["corpus"]["entries"] == 100
-    assert result["git_status_clean_after_writes"] is True
 
 
 def _realtalk_chat(path: Path) -> None:

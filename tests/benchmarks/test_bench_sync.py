@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+Bench = Callable[..., Any]
+
+pytestmark = pytest.mark.slow
 
 
-@pytest.mark.slow
-def test_bench_sync_reports_ratios() -> None:
-    sizes = ["--entries", "4", "--touch", "2", "--rounds", "1"]
-    out = subprocess.run(
-        [sys.executable, "bench_sync.py", *sizes, "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=300,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_sync_reports_ratios(bench: Bench) -> None:
+    result = bench("bench_sync.py", "--entries", "4", "--touch", "2", "--rounds", "1")
     assert set(result["medians_ms"]) == {"same", "different", "git"}
     assert result["ratio_same_files"] > 0 and result["ratio_different_files"] > 0
     assert result["git_status_clean"] is True

@@ -15,8 +15,3 @@ def test_secret_corpus_reports_zero_leaks_and_zero_false_positives(bench: Bench)
     assert figures["false_positives"] == 0
     assert figures["entropy"]["identifiers_flagged"] < 0.02
     assert figures["entropy"]["random_tokens_flagged"] > 0.7
-
-
-def test_bench_screen_small_inputs_run(bench: Bench) -> None:
-    per_call = bench("bench_screen.py", "--small-only", timeout=120)["per_call_us"]
-    assert set(per_call) == {"memory line", "prose 2000", "notes 2000"}
