@@ -108,7 +108,7 @@ if TYPE_CHECKING:
         openai_tools,
     )
 
-__version__ = "0.1.0"
+from memrepo.version import __version__ as __version__
 
 #: Every public name but the errors, loaded on first access (PEP 562) from the module
 #: that defines it: `memrepo.cli` imports `memrepo.errors`, which runs this file, so

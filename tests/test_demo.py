@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.demo import run_demo
+from memrepo.cli.demo import run_demo
 
 Run = Callable[..., tuple[int, str, str]]
 Git = Callable[..., str]

@@ -185,7 +185,7 @@ def _show_warning(
 
 
 def _version() -> str:
-    from memrepo import __version__
+    from memrepo.version import __version__
 
     return __version__
 

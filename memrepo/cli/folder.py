@@ -423,6 +423,6 @@ def _entry_text(entry: EntryView) -> str:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from memrepo.demo import run_demo  # imported late: only this command needs it
+    from memrepo.cli.demo import run_demo  # imported late: only this command needs it
 
     return run_demo(keep=args.keep)

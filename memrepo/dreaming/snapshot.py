@@ -24,11 +24,12 @@ from memrepo.errors import FormatError
 from memrepo.formats import Document, find_links, parse
 from memrepo.formats.metadata import decode_group, split_groups
 from memrepo.formats.text import normalize_texts
+from memrepo.layout import ENTRY_POINT as ENTRY_POINT  # re-exported for the passes
+from memrepo.layout import SWARM_DIR, WORKSPACE_DIR
 from memrepo.models.dream import LineRef
 
-ENTRY_POINT = "MEMORY.md"
-SWARM_PREFIX = "swarms/"
-WORKSPACE_PREFIX = "workspaces/"
+SWARM_PREFIX = SWARM_DIR
+WORKSPACE_PREFIX = WORKSPACE_DIR
 GLOBAL = ""
 
 #: Who stated a fact, high to low: a person's word outranks what was imported, inferred

@@ -1,24 +1,31 @@
 """MemoryRepo: the one object per memory root that every face (CLI, tools, MCP) calls.
 
-One object, many verbs: so that no module carries them all, the verbs are grouped by
-area, one mixin module each, and `MemoryRepo` combines them:
+One object, many verbs. So that no module carries them all, the verbs are grouped by
+area, one class each, and `MemoryRepo` is composed of them (docs/architecture.md §1):
 
-- `core`: `RepoCore`, the folder, the config and the services opened on first use (item
-  writer, search index, swarms, context builder); every area subclasses it.
+- `core`: `RepoParts`, the folder, the config and the services opened on first use (item
+  writer, search index, swarms, context builder), which every area takes; `Area`, their
+  base class.
 - `writes`: remember, forget, undo, feedback (the write pipeline of docs/architecture.md §3).
 - `edits_api`: edit an entry in place, move one to another file.
-- `items_api`: memory_items reads, purges and workspace settings.
+- `items_api`: memory_items reads, revisions, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.
 - `swarm_api`, `transfer_api`, `dream_api`, `sync_api`, `health_api`, `reads`: one area
-  each, mostly thin delegations to the layer that owns the work, imported inside the
-  method so a one-shot command loads only what it runs.
+  each, mostly thin calls into the layer that owns the work, imported inside the method
+  so a one-shot command loads only what it runs.
 
-A new verb goes into the module of its area (or a new mixin listed below), not here.
+The class body below is the whole public surface: each verb is declared as the area
+method it is (`verb`). A new verb goes into the class of its area and gets its line here.
 """
 
 from __future__ import annotations
 
-from memrepo.engine.core import ITEM_PREFIX, RepoCore, RepoOptions
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Self, Unpack
+
+from memrepo.engine.core import ITEM_PREFIX, RepoOptions, RepoParts
 from memrepo.engine.dream_api import DreamApi
 from memrepo.engine.edits_api import EditsApi
 from memrepo.engine.health_api import HealthApi
@@ -28,25 +35,234 @@ from memrepo.engine.recall_api import ReaderContext, RecallApi
 from memrepo.engine.swarm_api import SwarmApi
 from memrepo.engine.sync_api import SyncApi
 from memrepo.engine.transfer_api import TransferApi
+from memrepo.engine.verb import verb
 from memrepo.engine.writes import BY_VALUES, WritesApi
+from memrepo.folder.repo import MemoryFolder
 
-__all__ = ["BY_VALUES", "ITEM_PREFIX", "MemoryRepo", "ReaderContext", "RepoCore", "RepoOptions"]
+if TYPE_CHECKING:
+    from memrepo.config import LocalConfig
+    from memrepo.items import ItemWriter
+    from memrepo.models.transfer import RestoreResult
+    from memrepo.recall.context_builder import ContextBuilder
+    from memrepo.recall.context_lines import ContextSource
+    from memrepo.recall.lanes import Lane
+    from memrepo.recall.searcher import Searcher
+    from memrepo.swarm.registry import TaskRegistry
+    from memrepo.swarm.service import Swarms
+
+__all__ = ["BY_VALUES", "ITEM_PREFIX", "MemoryRepo", "ReaderContext", "RepoOptions", "RepoParts"]
 
 
-class MemoryRepo(
-    WritesApi,
-    EditsApi,
-    ItemsApi,
-    RecallApi,
-    SwarmApi,
-    TransferApi,
-    HealthApi,  # before DreamApi and SyncApi: the health report stands on both
-    DreamApi,
-    SyncApi,
-    ReadsApi,
-):
+class MemoryRepo:
     """A memory root: the folder (git) and its companion store (memory_items).
 
     The item store, the search index and lint load on first use, so a one-shot command
     pays only for what it runs.
     """
+
+    def __init__(self, folder: MemoryFolder) -> None:
+        self.parts = parts = RepoParts(folder)
+        self._writes = WritesApi(parts)
+        self._edits = EditsApi(parts)
+        self._item_verbs = ItemsApi(parts)
+        self._recall = RecallApi(parts)
+        self._swarm_verbs = SwarmApi(parts)
+        self._transfer = TransferApi(parts)
+        self._dream = DreamApi(parts)
+        self._sync = SyncApi(parts)
+        self._health = HealthApi(parts)
+        self._reads = ReadsApi(parts)
+
+    # --- opening ------------------------------------------------------------------------
+
+    @classmethod
+    def init(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
+        """Create a memory repo at `path` (or adopt an existing git repo without one)."""
+        return cls(MemoryFolder.init(Path(path), **options))
+
+    @classmethod
+    def open(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
+        """Open an existing memory repo; NotAMemoryRepo says why when it is not one."""
+        return cls(MemoryFolder.open(Path(path), **options))
+
+    @classmethod
+    def clone(
+        cls, url: str, path: str | Path, *, confirm_private: bool = False,
+        ssh_key: str | None = None, **options: Unpack[RepoOptions],
+    ) -> Self:  # fmt: skip
+        """A second machine starts from the user's private remote (refused without
+        `confirm_private`); an empty remote gives a new memory the first sync pushes."""
+        from memrepo.sync.api import clone
+
+        who, when = options.get("identity"), options.get("clock")
+        folder = clone(url, Path(path), confirm_private=confirm_private, ssh_key=ssh_key,
+                       identity=who, clock=when)  # fmt: skip
+        return cls(folder)
+
+    @classmethod
+    def restore(
+        cls, path: str | Path, target: str | Path, *, passphrase: str | None = None
+    ) -> RestoreResult:
+        """A new memory repo at `target` from an export; the whole file is verified first,
+        and on any error (wrong passphrase, damage) `target` is left as it was."""
+        from memrepo.transfer.restore import restore_archive
+
+        return restore_archive(path, target, passphrase=passphrase)
+
+    def close(self) -> None:
+        """Finish queued item writes and close the database (the folder needs no closing)."""
+        self.parts.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- the parts ----------------------------------------------------------------------
+
+    @property
+    def folder(self) -> MemoryFolder:
+        return self.parts.folder
+
+    @property
+    def root(self) -> Path:
+        return self.parts.root
+
+    @property
+    def config(self) -> LocalConfig:
+        return self.parts.config
+
+    @property
+    def items(self) -> ItemWriter:
+        """The memory_items writer, opened on first use."""
+        return self.parts.items
+
+    @property
+    def searcher(self) -> Searcher:
+        """The index and its lanes, set up on first use."""
+        return self.parts.searcher
+
+    @property
+    def swarms(self) -> Swarms:
+        """Swarm folders and the task registry they follow."""
+        return self.parts.swarms
+
+    @property
+    def context_builder(self) -> ContextBuilder:
+        """The prompt-context builder (one per repo, so L0 stays cached between turns)."""
+        return self.parts.context_builder
+
+    # --- extensions: each takes the extension and returns a function that removes it -----
+
+    def plug_lane(self, lane: Lane) -> Callable[[], None]:
+        """Search `lane` too on every recall (a host's own store, behind the `Lane`
+        protocol), fused with the index lanes; the returned function unplugs it."""
+        lanes = self.parts.searcher.extra_lanes
+        lanes.append(lane)
+
+        def unplug() -> None:
+            if lane in lanes:
+                lanes.remove(lane)
+
+        return unplug
+
+    def plug_context_source(self, source: ContextSource) -> Callable[[], None]:
+        """Add a layer of lines to every prompt context the gate allows (`ContextSource`);
+        the returned function unplugs it."""
+        return self.parts.context_builder.add_source(source)
+
+    def plug_task_registry(self, registry: TaskRegistry) -> Callable[[], None]:
+        """Follow the host's own task store for swarms (`TaskRegistry`) instead of the
+        local `.git/memrepo/tasks.json`; the returned function goes back to the local one."""
+        return self.parts.swarms.use_registry(registry)
+
+    # --- writes (docs/architecture.md §3) -------------------------------------------------
+
+    remember = verb("_writes", WritesApi.remember)
+    forget = verb("_writes", WritesApi.forget)
+    undo = verb("_writes", WritesApi.undo)
+    undo_target = verb("_writes", WritesApi.undo_target)
+    lint_fix = verb("_writes", WritesApi.lint_fix)
+    record_feedback = verb("_writes", WritesApi.record_feedback)
+    edit = verb("_edits", EditsApi.edit)
+    move = verb("_edits", EditsApi.move)
+
+    # --- memory_items (docs/architecture.md §5) -------------------------------------------
+
+    list_items = verb("_item_verbs", ItemsApi.list_items)
+    item = verb("_item_verbs", ItemsApi.item)
+    item_id = verb("_item_verbs", ItemsApi.item_id)
+    why = verb("_item_verbs", ItemsApi.why)
+    confirm = verb("_item_verbs", ItemsApi.confirm)
+    revise_item = verb("_item_verbs", ItemsApi.revise_item)
+    pin_item = verb("_item_verbs", ItemsApi.pin_item)
+    run_retention = verb("_item_verbs", ItemsApi.run_retention)
+    purge_task = verb("_item_verbs", ItemsApi.purge_task)
+    clear_global_items = verb("_item_verbs", ItemsApi.clear_global_items)
+    clear_workspace = verb("_item_verbs", ItemsApi.clear_workspace)
+    set_workspace = verb("_item_verbs", ItemsApi.set_workspace)
+
+    # --- recall and prompt context (docs/architecture.md §6, §7) ----------------------------
+
+    recall = verb("_recall", RecallApi.recall)
+    expand = verb("_recall", RecallApi.expand)
+    mark_used = verb("_recall", RecallApi.mark_used)
+    reindex = verb("_recall", RecallApi.reindex)
+    context = verb("_recall", RecallApi.context)
+    on_memory_used = verb("_recall", RecallApi.on_memory_used)
+
+    # --- reads of the folder (docs/architecture.md §2) ----------------------------------
+
+    log = verb("_reads", ReadsApi.log)
+    show_commit = verb("_reads", ReadsApi.show_commit)
+    entries = verb("_reads", ReadsApi.entries)
+    read_text = verb("_reads", ReadsApi.read_text)
+    status = verb("_reads", ReadsApi.status)
+    lint = verb("_reads", ReadsApi.lint)
+
+    # --- swarms (docs/architecture.md §10) ----------------------------------------------
+
+    resolve_swarm = verb("_swarm_verbs", SwarmApi.resolve_swarm)
+    swarm_note = verb("_swarm_verbs", SwarmApi.swarm_note)
+    swarm_view = verb("_swarm_verbs", SwarmApi.swarm_view)
+    swarm_block = verb("_swarm_verbs", SwarmApi.swarm_block)
+    delete_task_tree = verb("_swarm_verbs", SwarmApi.delete_task_tree)
+
+    # --- sync and team repos (docs/architecture.md §9) ----------------------------------
+
+    set_remote = verb("_sync", SyncApi.set_remote)
+    remote = verb("_sync", SyncApi.remote)
+    remove_remote = verb("_sync", SyncApi.remove_remote)
+    sync = verb("_sync", SyncApi.sync)
+    sync_status = verb("_sync", SyncApi.sync_status)
+    team_add = verb("_sync", SyncApi.team_add)
+    team_list = verb("_sync", SyncApi.team_list)
+    team_remove = verb("_sync", SyncApi.team_remove)
+    conflicts = verb("_sync", SyncApi.conflicts)
+    conflict = verb("_sync", SyncApi.conflict)
+    resolve_conflict = verb("_sync", SyncApi.resolve_conflict)
+    install_git_hooks = verb("_sync", SyncApi.install_git_hooks)
+
+    # --- dreaming (docs/architecture.md §11) --------------------------------------------
+
+    dream = verb("_dream", DreamApi.dream)
+    list_reviews = verb("_dream", DreamApi.list_reviews)
+    show_review = verb("_dream", DreamApi.show_review)
+    accept_review = verb("_dream", DreamApi.accept_review)
+    reject_review = verb("_dream", DreamApi.reject_review)
+    last_dream = verb("_dream", DreamApi.last_dream)
+    curation_log = verb("_dream", DreamApi.curation_log)
+    undo_curation = verb("_dream", DreamApi.undo_curation)
+
+    # --- health, export, import (docs/architecture.md §12) ------------------------------
+
+    health = verb("_health", HealthApi.health)
+    sources = verb("_health", HealthApi.sources)
+    export = verb("_transfer", TransferApi.export)
+    import_memory = verb("_transfer", TransferApi.import_memory)

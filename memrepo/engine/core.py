@@ -1,28 +1,31 @@
-"""RepoCore: what every area of `MemoryRepo` stands on.
+"""RepoParts: the stores and services of one memory root, which every area stands on.
 
 The folder, the local config and the services the verbs share (the item writer, the
 search index, the swarm service, the prompt-context builder). Each opens on first use,
-so a one-shot command pays only for what it runs; every area mixin subclasses this class
-so the type checker sees the services wherever a verb calls across areas.
+so a one-shot command pays only for what it runs. `RepoParts` holds no verbs: the areas
+of `MemoryRepo` (one class each, see `memrepo.engine`) take it, and the layers below
+the engine take it as the `MemoryStores` shape, never the facade (docs/architecture.md
+§1).
 """
 
 from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Self, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, TypedDict
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig
+from memrepo.errors import ReadOnlyRef
 from memrepo.folder.repo import MemoryFolder
-from memrepo.models.items import ITEM_REF_PREFIX, WorkspacePolicy
+from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
+from memrepo.models.items import WorkspacePolicy
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
     from memrepo.items import ItemWriter
-    from memrepo.recall.context import ContextBuilder
+    from memrepo.recall.context_builder import ContextBuilder
     from memrepo.recall.searcher import Searcher
+    from memrepo.recall.teams import TeamClones
     from memrepo.swarm.service import Swarms
 
 ITEM_PREFIX = ITEM_REF_PREFIX
@@ -36,23 +39,13 @@ class RepoOptions(TypedDict, total=False):
     config: LocalConfig | None
 
 
-class RepoCore:
+class RepoParts:
     """The state of one memory root and its lazily opened services (no verbs)."""
 
     def __init__(self, folder: MemoryFolder) -> None:
         self.folder = folder
         self._items: ItemWriter | None = None
         self._searcher: Searcher | None = None
-
-    @classmethod
-    def init(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
-        """Create a memory repo at `path` (or adopt an existing git repo without one)."""
-        return cls(MemoryFolder.init(Path(path), **options))
-
-    @classmethod
-    def open(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
-        """Open an existing memory repo; NotAMemoryRepo says why when it is not one."""
-        return cls(MemoryFolder.open(Path(path), **options))
 
     @property
     def root(self) -> Path:
@@ -81,12 +74,15 @@ class RepoCore:
             from memrepo.recall.searcher import Searcher
 
             self._searcher = Searcher(self.folder, lambda: self.items)
+            # The team lane reads sync's clones: plugged in here, loaded on first need.
+            self._searcher.projection.team_clones = self._team_clones
         return self._searcher
 
     @cached_property
     def swarms(self) -> Swarms:
-        """Swarm folders (docs/architecture.md §10) and the task registry they follow: the local one
-        in `.git/memrepo/tasks.json` unless a host calls `swarms.use_registry(...)`."""
+        """Swarm folders (docs/architecture.md §10) and the task registry they follow: the
+        local one in `.git/memrepo/tasks.json` unless a host plugs in its own
+        (`MemoryRepo.plug_task_registry`)."""
         from memrepo.swarm.service import Swarms
 
         return Swarms(self.folder)
@@ -94,13 +90,14 @@ class RepoCore:
     @cached_property
     def context_builder(self) -> ContextBuilder:
         """The prompt-context builder of this root: one per repo, so L0 stays cached
-        between turns; team and swarm sources plug in with its `add_source`."""
-        from memrepo.recall.context import ContextBuilder
+        between turns. The team and swarm layers are plugged in here, by the engine:
+        recall knows the seam, not the layers above it."""
+        from memrepo.recall.context_builder import ContextBuilder
         from memrepo.swarm.context import SwarmContextSource
         from memrepo.sync.team_context import TeamContextSource
 
-        builder = ContextBuilder(self._repo)
-        builder.add_source(TeamContextSource(self._repo))
+        builder = ContextBuilder(self)
+        builder.add_source(TeamContextSource(self.folder))
         builder.add_source(SwarmContextSource(self.swarms))
         return builder
 
@@ -114,24 +111,42 @@ class RepoCore:
             self._items.store.close()
             self._items = None
 
-    def __enter__(self) -> Self:
-        return self
+    def _team_clones(self) -> TeamClones:
+        from memrepo.sync.teams import TeamClones
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        return TeamClones(self.folder.state_dir)
 
     def _workspace_policy(self, workspace_id: str | None) -> WorkspacePolicy:
         settings = self.config.workspace(workspace_id)
         return WorkspacePolicy(enabled=settings.enabled, privacy=settings.privacy)
 
+
+class Area:
+    """One area of verbs: it holds the parts and nothing else, so an area calls another
+    only when the facade hands it that area explicitly (see `MemoryRepo.__init__`)."""
+
+    def __init__(self, parts: RepoParts) -> None:
+        self.parts = parts
+
     @property
-    def _repo(self) -> MemoryRepo:
-        """This root as the `MemoryRepo` it is: services such as the context builder and
-        the transfer functions call verbs of several areas, so they take the whole object
-        (only `MemoryRepo` combines the areas; nothing else instantiates them)."""
-        return cast("MemoryRepo", self)
+    def folder(self) -> MemoryFolder:
+        return self.parts.folder
+
+    @property
+    def root(self) -> Path:
+        return self.parts.folder.root
+
+    @property
+    def config(self) -> LocalConfig:
+        return self.parts.folder.config
+
+    @property
+    def items(self) -> ItemWriter:
+        return self.parts.items
+
+
+def refuse_team_ref(ref: str) -> None:
+    """Team repos are read-only (docs/architecture.md §9): every write verb given a team
+    entry's ref (or a `team:` file name) raises ReadOnlyRef before anything is read."""
+    if ref.startswith(TEAM_REF_PREFIX):
+        raise ReadOnlyRef(ref)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memrepo.engine.core import RepoCore
+from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
     from memrepo.dreaming.model import DreamModel
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     )
 
 
-class DreamApi(RepoCore):
+class DreamApi(Area):
     """Dreaming (docs/architecture.md §11): safe changes on main, the rest for a person to
     review."""
 

@@ -12,20 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
 from memrepo.errors import InvalidArgument
 from memrepo.folder.edits import EntryEdit, edit_entry, move_entry
 from memrepo.folder.paths import normalize_target
 from memrepo.hygiene import collapse_whitespace, redact_secrets, screen
+from memrepo.models.constants import BY_VALUES
 from memrepo.models.folder import EditResult, MoveResult
-from memrepo.models.sync import TEAM_REF_PREFIX
 
 #: Keys only a person sets: they decide whether a line stands as the person's word.
 PERSON_KEYS = frozenset({"by", "confirmed", "tainted"})
-EDITORS = ("user", "agent", "dream", "import")
+#: Who may edit: anyone who may write (the `by` values).
+EDITORS = BY_VALUES
 
 
-class EditsApi(RepoCore):
+class EditsApi(Area):
     """Edit and move folder entries (see the module docstring)."""
 
     def edit(
@@ -75,10 +76,7 @@ class EditsApi(RepoCore):
         """Move the entry `ref` to `file` (created and linked from the Index when new),
         in one commit; its text and metadata do not change."""
         _refuse_other_stores(ref, "move")
-        if file.startswith(TEAM_REF_PREFIX):
-            from memrepo.sync.api import refuse_team_ref
-
-            refuse_team_ref(file)
+        refuse_team_ref(file)
         if by not in EDITORS:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(EDITORS)}")
         target = normalize_target(self.root, file)
@@ -87,10 +85,7 @@ class EditsApi(RepoCore):
 
 def _refuse_other_stores(ref: str, verb: str) -> None:
     """Team entries are read-only; memory items change by supersession, not in place."""
-    if ref.startswith(TEAM_REF_PREFIX):
-        from memrepo.sync.api import refuse_team_ref
-
-        refuse_team_ref(ref)
+    refuse_team_ref(ref)
     if ref.startswith(ITEM_PREFIX):
         raise InvalidArgument(
             f"{ref}: {verb} works on folder entries; a memory item is changed by "

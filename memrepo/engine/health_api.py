@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memrepo.engine.dream_api import DreamApi
-from memrepo.engine.sync_api import SyncApi
+from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
     from memrepo.models.health import HealthReport, SourcesReport
 
 
-class HealthApi(DreamApi, SyncApi):
-    """Health: its report includes the sync and dreaming status, so it stands on both."""
+class HealthApi(Area):
+    """Health: its report includes the sync and dreaming status, read from their layers."""
 
     def health(self, preset: str = "default") -> HealthReport:
         """Every check (format, links, L0 size, secrets, duplicates, database, index, lock,
         sync, teams, dreaming) against the thresholds of `preset` (`default` or `ci`).
         Reads only, so it is safe to run while another process writes."""
+        from memrepo.dreaming.review import last_dream
         from memrepo.health import run_health
+        from memrepo.sync.api import sync_status
 
+        folder = self.folder
         return run_health(
-            self.folder, preset=preset, sync_status=self.sync_status, last_dream=self.last_dream
+            folder,
+            preset=preset,
+            sync_status=lambda: sync_status(folder),
+            last_dream=lambda: last_dream(folder),
         )
 
     def sources(self) -> SourcesReport:

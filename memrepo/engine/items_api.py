@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memrepo.config import WorkspaceSettings, save_config
-from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
 from memrepo.engine.writes import _item_result
 from memrepo.errors import EntryNotFound, InvalidArgument
-from memrepo.folder.paths import slugify
+from memrepo.layout import slugify, workspace_file
 from memrepo.models.folder import ConfirmResult, WhyReport, WriteResult
 from memrepo.models.items import (
     ItemDetail,
@@ -22,15 +22,16 @@ from memrepo.models.items import (
 )
 
 if TYPE_CHECKING:
-    from memrepo.items.store import ItemStore
-
-MIN_ITEM_PREFIX = 6
-"""The shortest item id prefix taken for a whole id (item ids are 32 hex digits)."""
+    from memrepo.swarm.service import Swarms
 
 
-class ItemsApi(RepoCore):
+class ItemsApi(Area):
     """memory_items: the SQLite store of contact, task and private facts, and the
     settings that decide what reaches it."""
+
+    @property
+    def _swarms(self) -> Swarms:
+        return self.parts.swarms  # a root task's swarm folder goes with its items
 
     def list_items(self, filters: ItemFilters | None = None) -> list[MemoryItem]:
         """Items matching `filters` (active, non-private ones by default)."""
@@ -38,15 +39,15 @@ class ItemsApi(RepoCore):
 
     def item(self, ref: str) -> ItemDetail:
         """One item (`memory:<id>`, the bare id, or a unique prefix of at least
-        `MIN_ITEM_PREFIX` characters, like a git short id) with the revisions it replaced."""
+        six characters, like a git short id) with the revisions it replaced."""
         detail = self.items.store.get(self.item_id(ref))
         if detail is None:
             raise EntryNotFound(ref, "no such memory item")
         return detail
 
     def item_id(self, ref: str) -> str:
-        """The full id `ref` names (see `item_id`)."""
-        return item_id(self.items.store, ref)
+        """The full id `ref` names (see `ItemStore.full_id`)."""
+        return self.items.store.full_id(ref)
 
     def why(self, ref: str) -> WhyReport:
         """Where a memory came from: for a folder entry the commits that added, changed
@@ -69,10 +70,7 @@ class ItemsApi(RepoCore):
         line becomes `by: user` (taint dropped, `confirmed: <date>` added) in one
         undoable commit; an item becomes `user_confirmed` and untainted. Team entries
         are read-only (ReadOnlyRef)."""
-        if ref.startswith("team:"):
-            from memrepo.sync.api import refuse_team_ref
-
-            refuse_team_ref(ref)
+        refuse_team_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             from memrepo.folder.confirm import confirm_entry
 
@@ -121,7 +119,7 @@ class ItemsApi(RepoCore):
         """Delete a task's items (and what it inferred, with `purge_derived`); a root
         task's swarm folder goes too, in one commit."""
         report = self.items.purge_task(task_id, purge_derived)
-        self.swarms.remove_root_folder(task_id)
+        self._swarms.remove_root_folder(task_id)
         return report
 
     def clear_global_items(self) -> PurgeReport:
@@ -132,7 +130,7 @@ class ItemsApi(RepoCore):
         """Delete a workspace's items and remove its folder file in one commit."""
         key = slugify(workspace)
         report = self.items.clear_workspace(key)
-        self.folder.remove_file(f"workspaces/{key}.md", by=by, reason=f"clear workspace {key}")
+        self.folder.remove_file(workspace_file(key), by=by, reason=f"clear workspace {key}")
         return report
 
     def set_workspace(
@@ -153,17 +151,3 @@ class ItemsApi(RepoCore):
         self.config.workspaces[key] = updated
         save_config(self.folder.state_dir, self.config)
         return updated
-
-
-def item_id(store: ItemStore, ref: str) -> str:
-    """The full id `ref` names: itself when it is one, else the one id it is a unique
-    prefix of (InvalidArgument when several match; unchanged when none does)."""
-    wanted = ref.strip().removeprefix(ITEM_PREFIX)
-    if len(wanted) < MIN_ITEM_PREFIX or store.get(wanted) is not None:
-        return wanted
-    found = store.ids_starting(wanted)
-    if len(found) > 1:
-        raise InvalidArgument(
-            f"{ref} is ambiguous: {', '.join(found)} and maybe more; give more characters"
-        )
-    return found[0] if found else wanted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memrepo.engine.core import RepoCore
+from memrepo.engine.core import Area
 from memrepo.errors import EntryNotFound, InvalidUtf8
 from memrepo.folder.paths import normalize_target
 from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from memrepo.models.commits import CommitDetail
 
 
-class ReadsApi(RepoCore):
+class ReadsApi(Area):
     """Reads of the folder: what git holds and what a person left in the working tree."""
 
     def log(self, limit: int | None = None, path: str | None = None) -> list[CommitInfo]:

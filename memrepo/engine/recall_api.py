@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.engine.core import Area
+from memrepo.layout import item_ids
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ class ReaderContext(TypedDict, total=False):
     min_trust: str
 
 
-class RecallApi(RepoCore):
+class RecallApi(Area):
     """Recall: one ranked answer from every lane, and the memory blocks of a prompt."""
 
     def recall(
@@ -62,7 +63,7 @@ class RecallApi(RepoCore):
             min_trust=min_trust,
             swarm=self._swarm_audience(task_id),
         )
-        return self.searcher.recall(
+        return self.parts.searcher.recall(
             query, visibility, limit=limit, lanes=lanes, detail=detail, explain=explain
         )
 
@@ -73,22 +74,22 @@ class RecallApi(RepoCore):
         from memrepo.recall.searcher import visibility_for
 
         swarm = self._swarm_audience(reader.get("task_id"))
-        return self.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
+        return self.parts.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
 
     def _swarm_audience(self, task_id: str | None) -> str | None:
         # Only a task can be in a swarm: a reader without one never loads the swarms.
-        return self.swarms.audience(task_id) if task_id else None
+        return self.parts.swarms.audience(task_id) if task_id else None
 
     def mark_used(self, refs: Sequence[str]) -> None:
         """Record that these items were put in a prompt or quoted (folder refs: no-op)."""
-        ids = [ref.removeprefix(ITEM_PREFIX) for ref in refs if ref.startswith(ITEM_PREFIX)]
+        ids = item_ids(refs)
         if ids:
             self.items.mark_used(ids)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
         """Rebuild the whole index from git and memory_items; `progress` hears the
         running document count every 1,000 documents."""
-        return self.searcher.reindex(progress)
+        return self.parts.searcher.reindex(progress)
 
     def context(self, request: ContextRequest) -> ContextBlocks:
         """The memory blocks of one prompt turn: gated, budgeted, sanitized
@@ -97,12 +98,12 @@ class RecallApi(RepoCore):
         A task inside a swarm gets the swarm layer without the host naming the swarm:
         the task's parent chain says which one it is (never the caller)."""
         if request.swarm is None and request.task_id:
-            swarm = self.swarms.audience(request.task_id)
+            swarm = self.parts.swarms.audience(request.task_id)
             if swarm is not None:
                 request = request.model_copy(update={"swarm": swarm})
-        return self.context_builder.build(request)
+        return self.parts.context_builder.build(request)
 
     def on_memory_used(self, listener: Callable[[MemoryUsed], None]) -> Callable[[], None]:
         """Hear the refs each surface injected, once per turn and again when they
         change (attribution); returns a function that stops it."""
-        return self.context_builder.on_memory_used(listener)
+        return self.parts.context_builder.on_memory_used(listener)

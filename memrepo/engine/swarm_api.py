@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memrepo.engine.core import RepoCore
+from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
     from memrepo.models.swarm import SwarmNoteResult, SwarmRef, SwarmView, TaskTreeDeleted
 
 
-class SwarmApi(RepoCore):
+class SwarmApi(Area):
     """Swarms: the folder a task tree shares, found from the task's parent chain."""
 
     def resolve_swarm(self, task_id: str) -> SwarmRef:
         """The swarm folder of a task, from its parent chain (never from the caller)."""
-        return self.swarms.resolve(task_id)
+        return self.parts.swarms.resolve(task_id)
 
     def swarm_note(
         self,
@@ -31,20 +31,20 @@ class SwarmApi(RepoCore):
     ) -> SwarmNoteResult:
         """Append a screened note (finding, ruled_out, question, or an answer naming its
         question) to the task's swarm in one commit with origin swarm."""
-        return self.swarms.note(
+        return self.parts.swarms.note(
             task_id, kind, text, sources=sources, author=author, tainted=tainted, answers=answers
         )
 
     def swarm_view(self, task_id: str) -> SwarmView:
         """The task's swarm: goal, members, latest findings, questions with answers."""
-        return self.swarms.view(task_id)
+        return self.parts.swarms.view(task_id)
 
     def swarm_block(self, task_id: str, *, budget: int | None = None) -> str:
         """The `<swarm>` prompt block of the task's swarm within `budget` tokens (default
         400); "" before its first note."""
-        return self.swarms.block(task_id, budget).text
+        return self.parts.swarms.block(task_id, budget).text
 
     def delete_task_tree(self, task_id: str, *, by: str = "user") -> TaskTreeDeleted:
         """Delete a task and its subtasks: their items, their registry records, and the
         swarm folder (in one commit) when the task is a root."""
-        return self.swarms.delete_tree(task_id, self.items.purge_task, by=by)
+        return self.parts.swarms.delete_tree(task_id, self.items.purge_task, by=by)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Self, Unpack
+from typing import TYPE_CHECKING, Literal
 
-from memrepo.engine.core import RepoCore, RepoOptions
+from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
     from memrepo.models.gitsetup import GitHooksReport
@@ -20,23 +19,9 @@ if TYPE_CHECKING:
     )
 
 
-class SyncApi(RepoCore):
+class SyncApi(Area):
     """Sync: the user's private remote, read-only team repos, and plain git working
     alongside."""
-
-    @classmethod
-    def clone(
-        cls, url: str, path: str | Path, *, confirm_private: bool = False,
-        ssh_key: str | None = None, **options: Unpack[RepoOptions],
-    ) -> Self:  # fmt: skip
-        """A second machine starts from the user's private remote (refused without
-        `confirm_private`); an empty remote gives a new memory the first sync pushes."""
-        from memrepo.sync.api import clone
-
-        who, when = options.get("identity"), options.get("clock")
-        folder = clone(url, Path(path), confirm_private=confirm_private, ssh_key=ssh_key,
-                       identity=who, clock=when)  # fmt: skip
-        return cls(folder)
 
     def set_remote(
         self, url: str, *, confirm_private: bool = False, ssh_key: str | None = None

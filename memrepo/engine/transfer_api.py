@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memrepo.engine.core import RepoCore
+from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
     from memrepo.models.transfer import (
@@ -14,12 +14,11 @@ if TYPE_CHECKING:
         ExportResult,
         ImportFormat,
         ImportReport,
-        RestoreResult,
     )
     from memrepo.transfer.crypto import KdfParams
 
 
-class TransferApi(RepoCore):
+class TransferApi(Area):
     """Transfer: the whole memory in one file and back, and other agents' memories in."""
 
     def export(
@@ -40,19 +39,9 @@ class TransferApi(RepoCore):
         from memrepo.transfer.export import export_repo
 
         return export_repo(
-            self._repo, path, encrypt=encrypt, include_private=include_private, force=force,
+            self.parts, path, encrypt=encrypt, include_private=include_private, force=force,
             format=format, passphrase=passphrase, kdf=kdf,
         )  # fmt: skip
-
-    @classmethod
-    def restore(
-        cls, path: str | Path, target: str | Path, *, passphrase: str | None = None
-    ) -> RestoreResult:
-        """A new memory repo at `target` from an export; the whole file is verified first,
-        and on any error (wrong passphrase, damage) `target` is left as it was."""
-        from memrepo.transfer.restore import restore_archive
-
-        return restore_archive(path, target, passphrase=passphrase)
 
     def import_memory(
         self,
@@ -67,4 +56,4 @@ class TransferApi(RepoCore):
         nothing. `progress` hears the running fact count every 1,000 facts."""
         from memrepo.transfer.importing import import_memory
 
-        return import_memory(self._repo, source, path, dry_run=dry_run, progress=progress)
+        return import_memory(self.parts, source, path, dry_run=dry_run, progress=progress)

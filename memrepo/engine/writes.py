@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import UTC, date, datetime, time
+from typing import Unpack
 
-from memrepo.engine.core import ITEM_PREFIX, RepoCore
+from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
 from memrepo.errors import (
     EntryNotFound,
     FeedbackRefused,
@@ -19,105 +20,88 @@ from memrepo.errors import (
     ReadOnlyRef,
     SecretInName,
 )
-from memrepo.folder.paths import normalize_target, slugify
-from memrepo.folder.repo import ENTRY_POINT, EntryWrite
+from memrepo.folder.paths import normalize_target
+from memrepo.folder.repo import EntryWrite
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.items.vocab import EXPLICIT_SOURCES
+from memrepo.layout import (
+    ENTRY_POINT,
+    TEAM_REF_PREFIX,
+    workspace_file,
+    workspace_slug,
+    workspace_title,
+)
 from memrepo.models import CommitInfo, ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.constants import BY_VALUES as BY_VALUES
-from memrepo.models.constants import TEAM_REF_PREFIX
 from memrepo.models.items import ItemWriteResult, candidate
+from memrepo.models.writes import RememberOptions, RememberRequest
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-class WritesApi(RepoCore):
+class WritesApi(Area):
     """Writes: every fact goes through screening and routing before a store sees it."""
 
     def remember(
-        self,
-        text: str,
-        *,
-        file: str | None = None,
-        workspace: str | None = None,
-        subject: str | None = None,
-        source: str | None = None,
-        kind: str | None = None,
-        by: str = "agent",
-        task_id: str | None = None,
-        no_memory: bool = False,
-        origin_text: str | None = None,
-        expires: str | date | None = None,
-        tainted: bool = False,
-        origin: str = "remember",
-        author: str | None = None,
-        contact_ref: str | None = None,
-        scope: str | None = None,
-        private: bool = False,
-        source_kind: str | None = None,
-        pinned: bool = False,
+        self, text: str | RememberRequest, **options: Unpack[RememberOptions]
     ) -> WriteResult:
         """Screen `text`, route it, and store it: a folder entry in one commit, or an item.
 
-        Contact facts (`contact_ref`), task-bound facts (`scope="task"`), private facts,
-        facts of a strict-privacy workspace and third-party text (`source_kind=
-        "third_party"`) go to memory_items and never into git. `source_kind` is the trust
-        of the statement (user_stated ... third_party); without it, `by` implies it.
+        `text` is the fact, with the `RememberRequest` fields as keywords, or a whole
+        `RememberRequest`. Contact facts (`contact_ref`), task-bound facts
+        (`scope="task"`), private facts, facts of a strict-privacy workspace and
+        third-party text (`source_kind="third_party"`) go to memory_items and never into
+        git. `source_kind` is the trust of the statement (user_stated ... third_party);
+        without it, `by` implies it.
         """
-        if by not in BY_VALUES:
-            raise InvalidArgument(f"by={by!r}: must be one of {', '.join(BY_VALUES)}")
+        if isinstance(text, RememberRequest):
+            if options:
+                raise InvalidArgument("give a RememberRequest or keywords, not both")
+            ask = text
+        else:
+            ask = RememberRequest(text=text, **options)
+        if ask.by not in BY_VALUES:
+            raise InvalidArgument(f"by={ask.by!r}: must be one of {', '.join(BY_VALUES)}")
         _refuse_secret_names(
-            (workspace, "workspace name"),
-            (file, "file path"),
-            (task_id, "task id"),
-            (contact_ref, "contact ref"),
-            (origin, "origin"),
+            (ask.workspace, "workspace name"),
+            (ask.file, "file path"),
+            (ask.task_id, "task id"),
+            (ask.contact_ref, "contact ref"),
+            (ask.origin, "origin"),
         )
-        trust = source_for(by, source_kind)
-        key = slugify(workspace) if workspace and workspace.strip() else None
+        trust = source_for(ask.by, ask.source_kind)
+        key = workspace_slug(ask.workspace)
         settings = self.config.workspace(key)
         route = choose_route(
             workspace=key,
-            contact_ref=contact_ref,
-            scope=scope,
-            task_id=task_id,
-            private=private,
+            contact_ref=ask.contact_ref,
+            scope=ask.scope,
+            task_id=ask.task_id,
+            private=ask.private,
             source=trust,
             settings=settings,
         )
         if route.store == "items":
-            if file is not None:
+            if ask.file is not None:
                 raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
-            return self._remember_item(
-                text, route, key, subject, source, kind, trust, task_id, no_memory,
-                origin_text, expires, pinned, tainted,
-            )  # fmt: skip
-        path = self._target(file, workspace)  # a bad path is an error even for skipped text
-        screened = screen(text, origin_text=origin_text, no_memory=no_memory)
+            return self._remember_item(ask, route, key, trust)
+        path = self._target(ask.file, ask.workspace)  # a bad path fails even for skipped text
+        screened = screen(ask.text, origin_text=ask.origin_text, no_memory=ask.no_memory)
         if screened.text is None:
             return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
         if not settings.memory_on and trust not in EXPLICIT_SOURCES:
             return WriteResult(status="skipped", reason="memory_disabled")
-        metadata = self._metadata(
-            source=source,
-            by=SOURCE_TO_BY[trust] if source_kind else by,
-            origin=origin,
-            subject=subject,
-            kind=kind,
-            author=author,
-            expires=expires,
-            tainted=tainted,
-        )
-        title = f"Workspace: {' '.join(workspace.split())}" if workspace and file is None else None
+        metadata = self._metadata(ask, by=SOURCE_TO_BY[trust] if ask.source_kind else ask.by)
+        title = workspace_title(ask.workspace) if ask.workspace and ask.file is None else None
         write = EntryWrite(
             path=path,
             text=screened.text,
             metadata=metadata,
             by=metadata["by"],
-            origin=origin,
-            task=task_id,
+            origin=ask.origin,
+            task=ask.task_id,
             title=title,
             redacted=screened.redacted,
             truncated=screened.truncated,
@@ -125,40 +109,27 @@ class WritesApi(RepoCore):
         return self.folder.write_entry(write)
 
     def _remember_item(
-        self,
-        text: str,
-        route: Route,
-        workspace_id: str | None,
-        subject: str | None,
-        source: str | None,
-        kind: str | None,
-        trust: str,
-        task_id: str | None,
-        no_memory: bool,
-        origin_text: str | None,
-        expires: str | date | None,
-        pinned: bool,
-        tainted: bool,
+        self, ask: RememberRequest, route: Route, workspace_id: str | None, trust: str
     ) -> WriteResult:
         fields: dict[str, object] = {
-            "content": text,
-            "kind": kind or "fact",  # one of the item kinds: nothing else validates
+            "content": ask.text,
+            "kind": ask.kind or "fact",  # one of the item kinds: nothing else validates
             "scope": route.scope,
             "workspace_id": workspace_id,
             "scope_ref": route.scope_ref,
-            "subject_key": _redacted(subject),
+            "subject_key": _redacted(ask.subject),
             "source": trust,
-            "pinned": pinned,
+            "pinned": ask.pinned,
             "privacy": "private" if route.private else None,
-            "task_id": task_id,
-            "origin_text": origin_text,
-            "no_memory": no_memory,
-            "tainted": tainted,
+            "task_id": ask.task_id,
+            "origin_text": ask.origin_text,
+            "no_memory": ask.no_memory,
+            "tainted": ask.tainted,
         }
-        if source and source.strip():
-            fields["source_ref"] = {"store": "link", "id": redact_secrets(source.strip())[0]}
-        if expires is not None:
-            day = date.fromisoformat(_date_value(expires))
+        if ask.source and ask.source.strip():
+            fields["source_ref"] = {"store": "link", "id": redact_secrets(ask.source.strip())[0]}
+        if ask.expires is not None:
+            day = date.fromisoformat(_date_value(ask.expires))
             fields["expires_at"] = datetime.combine(day, time(23, 59, 59), tzinfo=UTC)
         return _item_result(self.items.ingest(candidate(**fields)))
 
@@ -167,49 +138,32 @@ class WritesApi(RepoCore):
             raise ReadOnlyRef(file)  # not a file name: a team repo, which is never written
         if file is not None:
             return normalize_target(self.root, file)
-        if workspace and workspace.strip():
-            return normalize_target(self.root, f"workspaces/{slugify(workspace)}.md")
-        return ENTRY_POINT
+        slug = workspace_slug(workspace)
+        return normalize_target(self.root, workspace_file(slug)) if slug else ENTRY_POINT
 
-    def _metadata(
-        self,
-        *,
-        source: str | None,
-        by: str,
-        origin: str,
-        subject: str | None,
-        kind: str | None,
-        author: str | None,
-        expires: str | date | None,
-        tainted: bool,
-    ) -> dict[str, str]:
+    def _metadata(self, ask: RememberRequest, *, by: str) -> dict[str, str]:
         meta: dict[str, str] = {}
-        if source and source.strip():
-            meta["source"] = _clean(redact_secrets(source)[0])
+        if ask.source and ask.source.strip():
+            meta["source"] = _clean(redact_secrets(ask.source)[0])
         meta["added"] = self.folder.clock.now().date().isoformat()
         meta["by"] = by
-        meta["origin"] = origin
-        for key, value in (("subject", subject), ("kind", kind), ("author", author)):
+        meta["origin"] = ask.origin
+        for key, value in (("subject", ask.subject), ("kind", ask.kind), ("author", ask.author)):
             if value and value.strip():
                 meta[key] = _clean(redact_secrets(value)[0])
-        if expires is not None:
-            meta["expires"] = _date_value(expires)
-        if tainted:
+        if ask.expires is not None:
+            meta["expires"] = _date_value(ask.expires)
+        if ask.tainted:
             meta["tainted"] = "yes"
         return meta
 
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
-        if ref.startswith("team:"):  # team repos are read-only (docs/architecture.md §9)
-            from memrepo.sync.api import refuse_team_ref
-
-            refuse_team_ref(ref)
+        refuse_team_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.forget(ref, by=by, task=task_id)
-        from memrepo.engine.items_api import item_id as full_item_id
-
-        item_id = full_item_id(self.items.store, ref)
+        item_id = self.items.store.full_id(ref)
         detail = self.items.store.get(item_id)
         if detail is None or detail.item.status == "deleted":
             raise EntryNotFound(ref, "no such memory item")

@@ -25,10 +25,11 @@ from pathlib import Path
 from memrepo.folder.paths import link_target
 from memrepo.formats import Document, Entry, parse, serialize
 from memrepo.items.vocab import trust_rank
+from memrepo.layout import ENTRY_POINT as ENTRY_POINT  # re-exported for the folder modules
+from memrepo.layout import SWARM_DIR
 
-ENTRY_POINT = "MEMORY.md"
 INITIAL_MEMORY = b"# Memory\n\n## Index\n"
-SWARM_PREFIX = "swarms/"
+SWARM_PREFIX = SWARM_DIR
 
 #: Folder `by` -> memory_items source (see the module docstring).
 BY_TRUST: Mapping[str, str] = {

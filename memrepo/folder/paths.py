@@ -16,8 +16,20 @@ from pathlib import Path, PurePosixPath
 
 from memrepo.errors import PathOutsideRoot, SecretInName
 from memrepo.hygiene import find_secrets
+from memrepo.layout import slugify, workspace_of
 
-_SLUG_DROP = re.compile(r"[^\w-]+")
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NAME_BYTES",
+    "MAX_PATH_BYTES",
+    "check_path",
+    "link_target",
+    "normalize_target",
+    "resolve_link",
+    "secret_in_path",
+    "slugify",  # the layout's (memrepo.layout), re-exported for the folder's callers
+    "workspace_of",
+]
 
 #: Bytes per path component: the limit of ext4, APFS, NTFS and most others.
 MAX_NAME_BYTES = 255
@@ -119,13 +131,6 @@ def _check_part(path: str, part: str) -> None:
         raise PathOutsideRoot(path, "nothing under .git is memory")
 
 
-def slugify(name: str) -> str:
-    """A file-name-safe slug that keeps non-ASCII letters (people name things in any script)."""
-    slug = _SLUG_DROP.sub("-", name.strip().casefold()).strip("-_")
-    slug = re.sub(r"-{2,}", "-", slug)
-    return slug[:60] or "workspace"
-
-
 def link_target(path: str) -> str:
     """The Index spelling of a path: from the root, `.md` omitted for markdown."""
     return path[:-3] if path.endswith(".md") else path
@@ -137,12 +142,3 @@ def resolve_link(target: str) -> str:
     pass resolves the same few hundred targets several times."""
     target = target.strip().lstrip("/")
     return target if "." in PurePosixPath(target).name else target + ".md"
-
-
-def workspace_of(path: str) -> str:
-    """The workspace slug a file belongs to (`workspaces/<slug>.md`), "" for global files:
-    what decides who may see its entries (recall's visibility, the tools' reads)."""
-    parts = PurePosixPath(path).parts
-    if len(parts) == 2 and parts[0] == "workspaces" and parts[1].endswith(".md"):
-        return parts[1][:-3]
-    return ""

@@ -16,11 +16,12 @@ from memrepo.formats.metadata import parse_metadata
 from memrepo.formats.model import Entry, IndexLink, Problem
 from memrepo.formats.scan import scan
 from memrepo.formats.text import find_links
+from memrepo.layout import ENTRY_POINT
 
 __all__ = ["ROOT_ENTRY_POINT", "Document", "parse", "serialize"]
 
 #: The one file whose ``## Index`` section holds index links instead of entries.
-ROOT_ENTRY_POINT = "MEMORY.md"
+ROOT_ENTRY_POINT = ENTRY_POINT
 MULTI_LINE = "bullet spans several lines; only one-line bullets are entries"
 ENTRY_IN_INDEX = (
     "entry below ## Index (a bullet without [[link]]); `memrepo lint --fix` moves it above"

@@ -12,17 +12,16 @@ import json
 
 from memrepo.errors import FormatError
 from memrepo.folder.refs import commits_behind
-from memrepo.folder.repo import SWARM_PREFIX
 from memrepo.formats import Document, parse
 from memrepo.health.context import HealthContext
 from memrepo.health.grading import graded, plural, skipped
 from memrepo.health.index_read import IndexFacts, read_index_facts
 from memrepo.models.health import HealthCheck
 from memrepo.recall import expiry
+from memrepo.recall.documents import indexed_path
 from memrepo.recall.expiry import ExpiryWatch
 from memrepo.recall.projection import ITEMS_KEY, MAIN, WORKTREE_KEY
 from memrepo.recall.searcher import INDEX_DIR, INDEX_LANES
-from memrepo.swarm.paths import split_note_path
 
 _FIX = "memrepo reindex"
 
@@ -30,12 +29,6 @@ _FIX = "memrepo reindex"
 #: The lanes the projection fills from the memory repo's own files (team repos have their
 #: own clones and are not compared here).
 FILE_LANES = ("folder", "swarm")
-
-
-def _indexed(path: str) -> bool:
-    """As the projection decides: markdown files, of swarm folders only the notes."""
-    in_swarm = path.startswith(SWARM_PREFIX)
-    return path.endswith(".md") and (not in_swarm or split_note_path(path) is not None)
 
 
 def _doc_count(doc: Document, watch: ExpiryWatch) -> int:
@@ -56,7 +49,7 @@ def expected_folder_docs(ctx: HealthContext, dirty: set[str]) -> int:
     total = sum(
         _doc_count(doc, watch)
         for path, doc in ctx.head_docs.items()
-        if _indexed(path) and path not in dirty
+        if indexed_path(path) and path not in dirty
     )
     for path in dirty:
         data = ctx.folder.store.read_worktree(path)
@@ -99,7 +92,7 @@ def index_consistency(ctx: HealthContext) -> HealthCheck:
 
 
 def _dirty(ctx: HealthContext) -> set[str]:
-    return {p for p in ctx.pending.paths if _indexed(p)}
+    return {p for p in ctx.pending.paths if indexed_path(p)}
 
 
 def _behind(ctx: HealthContext, facts: IndexFacts) -> str | None:

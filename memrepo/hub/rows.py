@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memrepo.hub.forms import BadForm, Form
+from memrepo.layout import workspace_of
 from memrepo.models import EntryView, MemoryItem
 
 PAGE_SIZE = 200
 SHORT = 10
-WORKSPACE_DIR = "workspaces/"
 SCOPES = ("global", "workspace", "contact", "task")
 #: Who wrote a folder line (its `by`) and how trusted an item is (its source).
 FOLDER_TRUST = ("by:user", "by:agent", "by:dream", "by:import")
@@ -127,9 +127,7 @@ def _item_tags(item: MemoryItem) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _workspace_of(path: str) -> str | None:
-    if path.startswith(WORKSPACE_DIR) and path.count("/") == 1 and path.endswith(".md"):
-        return path[len(WORKSPACE_DIR) : -3]
-    return None
+    return workspace_of(path) or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from memrepo.errors import StoreError
+from memrepo.errors import InvalidArgument, StoreError
 from memrepo.items._rows import fetch_items
 from memrepo.items._tx import Tx
 from memrepo.items.db import DEFAULT_BUSY_TIMEOUT, default_path, open_connection, translate
+from memrepo.layout import ITEM_REF_PREFIX
 from memrepo.models.items import ItemDetail, ItemFilters, MemoryItem
+
+#: The shortest item id prefix taken for a whole id (item ids are 32 hex digits).
+MIN_ID_PREFIX = 6
 
 
 class ItemStore:
@@ -105,6 +109,21 @@ class ItemStore:
                 (prefix, upper, limit),
             ).fetchall()
         return [str(row[0]) for row in rows]
+
+    def full_id(self, ref: str) -> str:
+        """The full id `ref` names (`memory:<id>`, the bare id, or a unique prefix of at
+        least `MIN_ID_PREFIX` characters, as git takes a short commit id): itself when it
+        is one, else the one id it starts; unchanged when none does (the caller's lookup
+        then says "no such item"). InvalidArgument when several match."""
+        wanted = ref.strip().removeprefix(ITEM_REF_PREFIX)
+        if len(wanted) < MIN_ID_PREFIX or self.get(wanted) is not None:
+            return wanted
+        found = self.ids_starting(wanted)
+        if len(found) > 1:
+            raise InvalidArgument(
+                f"{ref} is ambiguous: {', '.join(found)} and maybe more; give more characters"
+            )
+        return found[0] if found else wanted
 
     def get(self, item_id: str) -> ItemDetail | None:
         """The item and its older revisions, newest first; None when there is no such id."""

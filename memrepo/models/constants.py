@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
+
 __all__ = ["BY_VALUES", "ITEM_REF_PREFIX", "SWARM_KINDS", "TEAM_REF_PREFIX", "By", "SwarmKind"]
 
 #: Who wrote a fact: the `by` key of an entry's metadata.
 By = Literal["user", "agent", "dream", "import"]
 BY_VALUES: tuple[By, ...] = ("user", "agent", "dream", "import")
 
-#: How recall and `forget` name an item: `memory:<id>` (docs/architecture.md §2).
-ITEM_REF_PREFIX = "memory:"
-
-#: How refs of team repo entries begin (`team:<name>:<path>#<id>`); nothing writes them.
-TEAM_REF_PREFIX = "team:"
 
 SwarmKind = Literal["finding", "ruled_out", "question", "answer"]
 SWARM_KINDS: tuple[SwarmKind, ...] = ("finding", "ruled_out", "question", "answer")

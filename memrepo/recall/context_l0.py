@@ -34,15 +34,16 @@ from typing import TYPE_CHECKING
 
 from memrepo.errors import FormatError, StoreError
 from memrepo.folder.paths import link_target, resolve_link
-from memrepo.folder.repo import ENTRY_POINT, MemoryFolder, make_ref
+from memrepo.folder.repo import MemoryFolder, make_ref
 from memrepo.formats import Document, Entry, parse
+from memrepo.layout import ENTRY_POINT, workspace_file
 from memrepo.models.context import ContextLine
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.recall.context_lines import SourceLine, context_lines, dedupe
 from memrepo.routing import BY_TO_SOURCE
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
+    from memrepo.stores import MemoryStores
 
 #: Kinds that are standing rules or facts about who the user is.
 STANDING_KINDS = frozenset({"identity", "rule", "commitment"})
@@ -100,7 +101,7 @@ class L0Cache:
     writes reuse the cache.
     """
 
-    def __init__(self, repo: MemoryRepo) -> None:
+    def __init__(self, repo: MemoryStores) -> None:
         self.repo = repo
         self.builds = 0
         self._cache: OrderedDict[L0Key, tuple[object, list[ContextLine]]] = OrderedDict()
@@ -193,7 +194,7 @@ class FolderReader:
             lines += entry_lines(ENTRY_POINT, root.entries, today)
             lines += [self.index_line(link.target) for link in root.index_links]
         if workspace:
-            path = f"workspaces/{workspace}.md"
+            path = workspace_file(workspace)
             own = self.document(path)
             if own is not None:
                 lines += entry_lines(path, own.entries, today)
@@ -242,7 +243,7 @@ def entry_lines(path: str, entries: list[Entry], today: str) -> list[SourceLine]
     return lines
 
 
-def item_lines(repo: MemoryRepo, key: L0Key, now: datetime) -> list[SourceLine]:
+def item_lines(repo: MemoryStores, key: L0Key, now: datetime) -> list[SourceLine]:
     """Standing items of the global scope and of the reader's workspace."""
     store = repo.items.store
     found = store.list(ItemFilters(scope="global", include_private=key.private))

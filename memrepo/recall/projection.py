@@ -14,22 +14,34 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from memrepo.errors import FormatError, StoreError
-from memrepo.folder.paths import workspace_of
-from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder, make_ref
-from memrepo.formats import parse
+from memrepo.errors import StoreError
+from memrepo.folder.repo import MemoryFolder
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.items import ItemWriter
-from memrepo.models.items import ITEM_REF_PREFIX, ItemFilters, MemoryItem
+from memrepo.layout import ITEM_REF_PREFIX
+from memrepo.models.items import ItemFilters
 from memrepo.recall import expiry as expiries
-from memrepo.recall.entry_context import entry_contexts
+from memrepo.recall.documents import MAIN, entry_docs, indexed_path, item_doc
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
-from memrepo.recall.teams import TEAMS_KEY, join_key, sync_team_lane, team_docs, team_key
-from memrepo.recall.visibility import privacy_class
-from memrepo.routing import BY_TO_SOURCE
-from memrepo.swarm.lane import split_note_path, swarm_doc
+from memrepo.recall.teams import (
+    TEAMS_KEY,
+    TeamClones,
+    join_key,
+    sync_team_lane,
+    team_docs,
+    team_key,
+)
 
-MAIN = "main"
+__all__ = [
+    "ITEMS_KEY",
+    "MAIN",
+    "WORKTREE_KEY",
+    "PendingItems",
+    "Projection",
+    "entry_docs",
+    "item_doc",
+]
+
 WORKTREE_KEY = "main:worktree"
 ITEMS_KEY = "items"
 #: What this code projects, beyond the index schema: an index projected by another
@@ -37,101 +49,6 @@ ITEMS_KEY = "items"
 #: 3: expired entries and items left out).
 PROJECTION_KEY = "projection"
 PROJECTION_VERSION = "3"
-
-
-def entry_docs(
-    path: str,
-    data: bytes,
-    *,
-    commit: str,
-    uncommitted: bool,
-    expiry: ExpiryWatch | None = None,
-) -> list[IndexDoc]:
-    """The index documents of one markdown file (none when it is not readable); with
-    `expiry`, entries whose `expires:` date is past are left out (`memrepo.recall.expiry`)."""
-    try:
-        doc = parse(data, path)
-    except FormatError:
-        return []  # lint and health report it; the other files stay searchable
-    workspace = workspace_of(path)
-    contexts = entry_contexts(doc)
-    docs: dict[str, IndexDoc] = {}
-    for entry in doc.entries:
-        ref = make_ref(path, entry.id)
-        if ref in docs or not entry.text:
-            continue  # a repeated fact in one file is one document
-        meta = entry.metadata
-        if expiry is not None and expiry.entry_expired(path, meta):
-            continue
-        by = meta.get("by", "user")  # a bullet without metadata was written by a person
-        context = contexts.get(entry.line_no)
-        docs[ref] = IndexDoc(
-            ref=ref,
-            lane="folder",
-            text=entry.text,
-            repo=MAIN,
-            path=path,
-            line=entry.line_no + 1,
-            subject=meta.get("subject", ""),
-            workspace=workspace,
-            scope="workspace" if workspace else "global",
-            privacy="normal",
-            trust=BY_TO_SOURCE.get(by, "inferred"),
-            status="active",
-            by=by,
-            added=meta.get("added", ""),
-            tainted=meta.get("tainted", "").casefold() == "yes",
-            source=meta.get("source", ""),
-            commit=commit,
-            uncommitted=uncommitted,
-            kind=meta.get("kind", ""),
-            context=context.segments if context else (),
-            label=context.label if context else "",
-        )
-    swarm = split_note_path(path)
-    if swarm is not None:  # a swarm's notes: their own lane, seen only inside the swarm
-        return [swarm_doc(doc, *swarm) for doc in docs.values()]
-    return list(docs.values())
-
-
-def item_doc(item: MemoryItem) -> IndexDoc:
-    """The index document of one active memory item."""
-    audience = "all"
-    if item.scope in ("task", "contact") and item.scope_ref:
-        audience = f"{item.scope}:{item.scope_ref}"
-    return IndexDoc(
-        ref=item.ref,
-        lane="memory",
-        text=item.content,
-        subject="" if item.derived_subject else item.subject_key,
-        workspace=item.workspace_id or "",
-        scope=item.scope,
-        scope_ref=item.scope_ref or "",
-        privacy=privacy_class(item.privacy, item.scope, item.workspace_id),
-        trust=item.source,
-        status=item.status,
-        by=item.source,
-        added=item.created_at.date().isoformat(),
-        tainted=item.tainted,
-        source=f"{item.source_ref.store}:{item.source_ref.id}" if item.source_ref else "",
-        task_id=item.task_id or "",
-        kind=item.kind,
-        audience=audience,
-        label=_contact_name(item.scope_ref) if item.scope == "contact" else "",
-    )
-
-
-def _contact_name(ref: str | None) -> str:
-    """The name in a contact ref (``mail:ana@example.com`` -> ``ana``): what a query
-    about that person says, so it labels the contact's items."""
-    name = (ref or "").partition(":")[2] or (ref or "")
-    return name.partition("@")[0]
-
-
-def _indexed(path: str) -> bool:
-    """Markdown files, and of swarm folders only the notes (never README.md)."""
-    in_swarm = path.startswith(SWARM_PREFIX)
-    return path.endswith(".md") and (not in_swarm or split_note_path(path) is not None)
 
 
 class Projection:
@@ -148,6 +65,9 @@ class Projection:
         self.progress: Callable[[int], None] | None = None
         #: The moment of the running sync, and the expiries it saw (see `_watch_now`).
         self._watch = ExpiryWatch(folder.clock.now())
+        #: How the team lane reads the team clones: plugged in by the engine (the clones
+        #: are sync's), asked only when teams are configured. None: no team lane.
+        self.team_clones: Callable[[], TeamClones] | None = None
 
     @property
     def items(self) -> ItemWriter:
@@ -178,12 +98,14 @@ class Projection:
             hot, item_docs, self.items_error = "", (), exc
         counts = [0, 0]
 
-        teams = team_key(self.folder)  # before reading, so a fetch meanwhile is caught
+        teams = team_key(
+            self.folder, self.team_clones
+        )  # before reading, so a fetch meanwhile is caught
         team_watch = ExpiryWatch(watch.now)  # team paths are not the folder's paths
 
         def everything() -> Iterator[IndexDoc]:
             # In the same commit: no second writer pass.
-            yield from team_docs(self.folder, team_watch)
+            yield from team_docs(self.folder, self.team_clones, team_watch)
             for lane, docs in enumerate((self._folder_docs(head, dirty), item_docs)):
                 for doc in docs:
                     counts[lane] += 1
@@ -207,7 +129,7 @@ class Projection:
         else:
             files = self.folder.store.iter_files(commit)
         for path, data in files:
-            if _indexed(path) and path not in dirty:
+            if indexed_path(path) and path not in dirty:
                 yield from entry_docs(
                     path, data, commit=head, uncommitted=False, expiry=self._watch
                 )
@@ -244,7 +166,7 @@ class Projection:
         dirty = self._dirty_paths() if dirty is None else dirty
         self._sync_folder(store, dirty)
         self._sync_items(store, changed_items or PendingItems())
-        sync_team_lane(store, self.folder)
+        sync_team_lane(store, self.folder, self.team_clones)
         self._sync_expiry(store, watch, dirty)
 
     def _watch_now(self) -> ExpiryWatch:
@@ -279,7 +201,7 @@ class Projection:
         if changed is None:
             self._refresh_folder(store, head_id, dirty)
             return
-        paths = {p for p in changed if _indexed(p)} | dirty | was_dirty
+        paths = {p for p in changed if indexed_path(p)} | dirty | was_dirty
         self._project_paths(store, paths, dirty, head_id)
         store.set_reflected(MAIN, head_id)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
@@ -316,8 +238,8 @@ class Projection:
 
     def _dirty_paths(self) -> set[str]:
         pending = self.folder.store.pending_edits()
-        return {p for p in (*pending.modified, *pending.added) if _indexed(p)} | {
-            p for p in pending.deleted if _indexed(p)
+        return {p for p in (*pending.modified, *pending.added) if indexed_path(p)} | {
+            p for p in pending.deleted if indexed_path(p)
         }
 
     def _sync_items(self, store: IndexStore, changed: PendingItems) -> None:

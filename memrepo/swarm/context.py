@@ -1,6 +1,6 @@
 """The swarm as a source of the context builder's `<swarm>` block (docs/architecture.md §7, §10).
 
-`memrepo.recall.context` owns the block: the gate, the header saying peer notes are
+`memrepo.recall.context_builder` owns the block: the gate, the header saying peer notes are
 data, sanitizing, tagging, dedupe against L0 and L1, and the budget. This source only
 hands it the lines of the requesting task's swarm: the goal and members (pinned, so the
 budget keeps them), then the latest findings and questions with their answers, newest

@@ -11,20 +11,29 @@ from __future__ import annotations
 import re
 
 from memrepo.errors import InvalidArgument, SecretInName
-from memrepo.folder.repo import SWARM_PREFIX
 from memrepo.hygiene import find_secrets, redact_secrets
+from memrepo.layout import SWARM_DIR, SWARM_NOTE_FILES, split_note_path
+from memrepo.layout import swarm_audience as audience
+from memrepo.layout import swarm_note_ref as note_ref
+
+__all__ = [
+    "README",
+    "audience",
+    "check_task_id",
+    "file_for",
+    "folder_name",
+    "folder_path",
+    "note_ref",
+    "split_note_path",
+    "swarm_slug",
+]
 
 README = "README.md"
-FINDINGS = "findings.md"
-QUESTIONS = "questions.md"
-#: The note files of a swarm (README.md is the swarm's description, not notes).
-NOTE_FILES = (FINDINGS, QUESTIONS)
+FINDINGS, QUESTIONS = SWARM_NOTE_FILES
 #: Used when a root title has no letter or digit left after slugging ("...", "..", "!!").
 FALLBACK_SLUG = "swarm"
 SLUG_CHARS = 48
 ROOT_CHARS = 8
-REF_PREFIX = "swarm:"
-AUDIENCE_PREFIX = "swarm:"
 
 _TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 _SLUG_DROP = re.compile(r"[^\w]+")
@@ -61,29 +70,9 @@ def folder_name(root_title: str, root_id: str) -> str:
 
 
 def folder_path(name: str) -> str:
-    return f"{SWARM_PREFIX}{name}"
+    return f"{SWARM_DIR}{name}"
 
 
 def file_for(kind: str) -> str:
     """Findings and ruled-out paths go to findings.md; questions and answers together."""
     return QUESTIONS if kind in ("question", "answer") else FINDINGS
-
-
-def note_ref(name: str, file: str, entry_id: str) -> str:
-    """`swarm:<folder>:<file>#<id>` (docs/architecture.md §2, entry identity)."""
-    return f"{REF_PREFIX}{name}:{file}#{entry_id}"
-
-
-def audience(name: str) -> str:
-    """The index audience of a swarm's notes: only readers inside that swarm match it."""
-    return f"{AUDIENCE_PREFIX}{name}"
-
-
-def split_note_path(path: str) -> tuple[str, str] | None:
-    """(folder name, file) for a note file `swarms/<name>/<file>`, else None."""
-    if not path.startswith(SWARM_PREFIX):
-        return None
-    parts = path[len(SWARM_PREFIX) :].split("/")
-    if len(parts) != 2 or parts[1] not in NOTE_FILES:
-        return None
-    return parts[0], parts[1]

@@ -55,9 +55,17 @@ class Swarms:
     def registry(self) -> TaskRegistry:
         return self.resolver.registry
 
-    def use_registry(self, registry: TaskRegistry) -> None:
-        """Ask the host's registry from now on (the cache of the old one is dropped)."""
-        self.resolver = SwarmResolver(registry, self.resolver.max_hops)
+    def use_registry(self, registry: TaskRegistry) -> Callable[[], None]:
+        """Ask the host's registry from now on (the cache of the old one is dropped);
+        the returned function goes back to the registry used before."""
+        before = self.resolver
+        self.resolver = SwarmResolver(registry, before.max_hops)
+
+        def restore() -> None:
+            if self.resolver.registry is registry:
+                self.resolver = SwarmResolver(before.registry, before.max_hops)
+
+        return restore
 
     def add_task(self, task_id: str, title: str, parent: str | None = None) -> TaskInfo:
         """Register a task in the local registry (hosts register tasks in their own)."""

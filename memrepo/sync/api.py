@@ -124,8 +124,3 @@ def clone(
     folder = opener(path, identity=identity, clock=clock)
     _settings.configure_clone(folder, url.strip(), key)
     return folder
-
-
-def refuse_team_ref(ref: str) -> None:
-    """Raise ReadOnlyRef for a team entry's ref (the check every write API makes)."""
-    _teams.refuse_team_ref(ref)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pygit2
 
 from memrepo.folder.lint import MAX_FILE_BYTES
-from memrepo.health.secret_scan import SecretAt, located_secrets
+from memrepo.folder.secret_scan import SecretAt, located_secrets
 
 _ADDED_OR_CHANGED = frozenset({"A", "M", "R", "C", "T"})
 _LINK = pygit2.enums.FileMode.LINK

@@ -10,15 +10,13 @@ layer, and sanitizes, tags and budgets these lines like every other memory line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from memrepo.folder.repo import MemoryFolder
+from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models.context import ContextRequest, InjectionDecision
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 from memrepo.routing import BY_TO_SOURCE
 from memrepo.sync.teams import team_l0_entries
-
-if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
 
 
 class TeamContextSource:
@@ -27,21 +25,21 @@ class TeamContextSource:
     name = "team"
     layer: ExtraLayer = "team"
 
-    def __init__(self, repo: MemoryRepo) -> None:
-        self.repo = repo
+    def __init__(self, folder: MemoryFolder) -> None:
+        self.folder = folder
 
     def lines(self, request: ContextRequest, decision: InjectionDecision) -> Sequence[SourceLine]:
         """No teams configured (or none fetched yet): no lines, no cost beyond a config read."""
-        if not self.repo.config.teams:
+        if not self.folder.config.teams:
             return []
         out: list[SourceLine] = []
-        for entry in team_l0_entries(self.repo):
+        for entry in team_l0_entries(self.folder):
             meta = entry.metadata
             out.append(
                 SourceLine(
                     ref=entry.ref,
                     text=entry.text,
-                    origin=f"team:{entry.team}",
+                    origin=f"{TEAM_REF_PREFIX}{entry.team}",
                     trust=BY_TO_SOURCE.get(meta.get("by", "user"), "inferred"),
                     tainted=meta.get("tainted", "").casefold() == "yes",
                     added=meta.get("added", ""),

@@ -14,7 +14,6 @@ import shutil
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pygit2
 
@@ -24,16 +23,15 @@ from memrepo.errors import (
     FormatError,
     InvalidArgument,
     MemrepoError,
-    ReadOnlyRef,
     SyncError,
     UnsafeRemote,
 )
 from memrepo.folder.repo import ENTRY_POINT, MemoryFolder
 from memrepo.folder.trees import blob_data, walk_tree
 from memrepo.formats import parse
+from memrepo.layout import team_ref
 from memrepo.models.sync import (
     MAX_TEAMS,
-    TEAM_REF_PREFIX,
     TeamEntry,
     TeamInfo,
     TeamSettings,
@@ -42,9 +40,6 @@ from memrepo.models.sync import (
 from memrepo.sync.credentials import CredentialProvider
 from memrepo.sync.remote import GitRemote, check_url, same_remote
 from memrepo.sync.status import SyncState, TeamState, load_state, update_state
-
-if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
 
 TEAMS_DIR = "teams"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -276,23 +271,26 @@ def team_files(state_dir: Path, name: str) -> tuple[str, list[tuple[str, bytes]]
     return str(commit.id), files
 
 
-def team_ref(name: str, path: str, entry_id: str) -> str:
-    return f"{TEAM_REF_PREFIX}{name}:{path}#{entry_id}"
+class TeamClones:
+    """The team clones of one memory root as recall's team lane reads them (the
+    `memrepo.recall.teams.TeamClones` shape, plugged in by the engine)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+
+    def head(self, name: str) -> str | None:
+        return team_head(self.state_dir, name)
+
+    def files(self, name: str) -> tuple[str, list[tuple[str, bytes]]] | None:
+        return team_files(self.state_dir, name)
 
 
-def refuse_team_ref(ref: str) -> None:
-    """Any write API given a team entry's ref raises ReadOnlyRef."""
-    if ref.startswith(TEAM_REF_PREFIX):
-        raise ReadOnlyRef(ref)
-
-
-def team_l0_entries(repo: MemoryRepo) -> list[TeamEntry]:
+def team_l0_entries(folder: MemoryFolder) -> list[TeamEntry]:
     """Every entry of each team's MEMORY.md, team by team in configuration order, for L0.
 
     Reads the local clones only (no network); a team never fetched contributes nothing.
     The caller applies the L0 budget and sanitizes the text like any memory line.
     """
-    folder = repo.folder
     entries: list[TeamEntry] = []
     for team in team_settings(folder.config):
         entries.extend(_memory_entries(folder.state_dir, team.name))

@@ -22,6 +22,7 @@ from memrepo import progress as reporting
 from memrepo.errors import InvalidArgument, TargetExists
 from memrepo.hygiene import redact_secrets
 from memrepo.items.dump import dump_rows
+from memrepo.layout import workspace_of
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.models.transfer import ExportFormat, ExportResult
 from memrepo.transfer import gitcli
@@ -30,7 +31,7 @@ from memrepo.transfer.crypto import KdfParams
 from memrepo.transfer.passphrase import resolve_passphrase
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
+    from memrepo.stores import MemoryStores
 
 SECTION_MANIFEST = "manifest"
 SECTION_BUNDLE = "bundle"
@@ -45,7 +46,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 
 
 def export_repo(
-    repo: MemoryRepo,
+    repo: MemoryStores,
     path: str | Path,
     *,
     encrypt: bool = False,
@@ -71,7 +72,7 @@ def export_repo(
     secret = resolve_passphrase(passphrase, confirm=True) if encrypt else None
     kdf = (kdf or KdfParams.fresh()) if encrypt else None
     header = Header(kdf=kdf)
-    uncommitted = repo.status()
+    uncommitted = repo.folder.status()
     with (
         reporting.task("exporting"),
         tempfile.TemporaryDirectory(prefix="memrepo-export-") as work,
@@ -152,7 +153,7 @@ def atomic_file(target: Path) -> Iterator[BinaryIO]:
         raise
 
 
-def _dump_items(repo: MemoryRepo, target: Path, include_private: bool) -> int:
+def _dump_items(repo: MemoryStores, target: Path, include_private: bool) -> int:
     """Every memory_items row as stored: a line of column names, then a line per row."""
     columns, rows = dump_rows(repo.items.store, include_private=include_private)
     with (
@@ -166,7 +167,7 @@ def _dump_items(repo: MemoryRepo, target: Path, include_private: bool) -> int:
     return len(rows)
 
 
-def safe_config(repo: MemoryRepo) -> dict[str, Any]:
+def safe_config(repo: MemoryStores) -> dict[str, Any]:
     """The local config without anything that could be a credential."""
     cleaned = _scrub(repo.config.model_dump(mode="json"))
     assert isinstance(cleaned, dict)
@@ -186,11 +187,11 @@ def _scrub(value: object) -> object:
 # --- flat JSONL --------------------------------------------------------------------------
 
 
-def _export_jsonl(repo: MemoryRepo, target: Path) -> ExportResult:
+def _export_jsonl(repo: MemoryStores, target: Path) -> ExportResult:
     """One JSON object per fact: folder entries at HEAD, then active non-private items."""
     entries = items = 0
     with reporting.task("reading entries and items"):
-        views = repo.entries()
+        views = repo.folder.entries(None)
         active = repo.items.store.list(ItemFilters(status="active"))
     with (
         reporting.task("exporting facts", len(views) + len(active)) as bar,
@@ -225,7 +226,7 @@ def _line(fact: dict[str, object]) -> bytes:
 def _entry_fact(
     text: str, ref: str, path: str, line: int, metadata: dict[str, str]
 ) -> dict[str, object]:
-    workspace = path[len("workspaces/") : -3] if path.startswith("workspaces/") else None
+    workspace = workspace_of(path) or None
     return {
         "text": text,
         "ref": ref,

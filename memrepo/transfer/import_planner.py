@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, get_args
 
 from memrepo.config import WorkspaceSettings
 from memrepo.errors import InvalidArgument
-from memrepo.folder.paths import normalize_target, slugify
+from memrepo.folder.paths import normalize_target
 from memrepo.folder.repo import EntryWrite
 from memrepo.formats.importers import Fact
 from memrepo.hygiene import find_secrets, redact_secrets, screen
+from memrepo.layout import slugify, workspace_file, workspace_title
 from memrepo.models.items import ItemCandidate, Kind, SourceRef, candidate
 from memrepo.routing import Route, choose_route
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
+    from memrepo.stores import MemoryStores
 
 BY = "import"
 ORIGIN = "import"
@@ -52,7 +53,7 @@ def clean(value: str) -> str:
 class Planner:
     """Turns one fact into a folder write, an item candidate, or a skip reason."""
 
-    def __init__(self, repo: MemoryRepo, title: str, stem: str) -> None:
+    def __init__(self, repo: MemoryStores, title: str, stem: str) -> None:
         self.repo = repo
         self.title = title
         self.today = repo.folder.clock.now().date().isoformat()
@@ -82,8 +83,8 @@ class Planner:
         path = self.imports_file
         title = f"Imported from {self.title}"
         if workspace is not None:
-            path = normalize_target(self.repo.root, f"workspaces/{workspace}.md")
-            title = f"Workspace: {' '.join((fact.workspace or workspace).split())}"
+            path = normalize_target(self.repo.root, workspace_file(workspace))
+            title = workspace_title(fact.workspace or workspace)
         return EntryWrite(
             path=path,
             text=screened.text,

@@ -42,7 +42,7 @@ from memrepo.transfer.import_planner import BY, ORIGIN, REF_STORE, ItemPlan, Pla
 from memrepo.transfer.import_sources import Source, open_source
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
+    from memrepo.stores import MemoryStores
 
 MAX_PROBLEMS = 100
 PROGRESS_EVERY = 1000
@@ -99,7 +99,7 @@ class _Seen:
 
 
 def import_memory(
-    repo: MemoryRepo,
+    repo: MemoryStores,
     fmt: ImportFormat,
     path: str | Path,
     *,
@@ -184,7 +184,7 @@ def _plan_all(
     return writes, items
 
 
-def _report_gone(repo: MemoryRepo, key: str, seen: _Seen, tally: _Tally, dry_run: bool) -> None:
+def _report_gone(repo: MemoryStores, key: str, seen: _Seen, tally: _Tally, dry_run: bool) -> None:
     """Report what the source held last time and holds no more; remember what it holds."""
     ledger = Ledger(repo.folder.state_dir)
     gone = ledger.gone(key, seen.present, seen.unreadable)
@@ -195,7 +195,7 @@ def _report_gone(repo: MemoryRepo, key: str, seen: _Seen, tally: _Tally, dry_run
         ledger.record(key, today, seen.kept, {fact.key for fact in gone})
 
 
-def _write_item(repo: MemoryRepo, plan: ItemPlan, tally: _Tally, dry_run: bool) -> str | None:
+def _write_item(repo: MemoryStores, plan: ItemPlan, tally: _Tally, dry_run: bool) -> str | None:
     """One item through the writer, unless this very source line is already stored; the
     item's ref when memrepo holds it (None when skipped or only planned)."""
     known = repo.items.store.find_by_source_ref(REF_STORE, plan.ref_id)

@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from memrepo.config import LocalConfig, save_config
-from memrepo.engine import MemoryRepo
 from memrepo.errors import (
     ArchiveCorrupt,
     NotAMemoryRepo,
@@ -29,7 +28,7 @@ from memrepo.errors import (
     TargetExists,
     TransferError,
 )
-from memrepo.folder.repo import STATE_DIR
+from memrepo.folder.repo import STATE_DIR, MemoryFolder
 from memrepo.items import ItemStore
 from memrepo.items.dump import load_rows
 from memrepo.models.transfer import RestoreResult
@@ -114,7 +113,7 @@ def _build(
     if branches != manifest.get("branches"):
         raise ArchiveCorrupt("the export's git bundle lacks branches its manifest names")
     try:
-        MemoryRepo.open(built).close()
+        MemoryFolder.open(built)  # the checks MemoryRepo.open makes
     except NotAMemoryRepo as exc:
         raise ArchiveCorrupt(f"the export's history is not a memory repo: {exc}") from exc
     save_config(state_dir, config)

@@ -7,8 +7,8 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.config import load_config, save_config
 from memrepo.models.context import ContextBudgets, ContextRequest, Surface
-from memrepo.recall.context import ContextBuilder
 from memrepo.recall.context_budget import ContextBudget, estimate_tokens
+from memrepo.recall.context_builder import ContextBuilder
 
 from .context_helpers import build, item, texts, write
 

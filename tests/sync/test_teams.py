@@ -69,9 +69,9 @@ def test_a_team_is_added_fetched_and_recalled(
 
 
 def test_team_l0_entries_are_the_team_memory_md(memory_repo: MemoryRepo, team: Path) -> None:
-    assert team_l0_entries(memory_repo) == []
+    assert team_l0_entries(memory_repo.folder) == []
     api.team_add(memory_repo.folder, "core", str(team))
-    entries = team_l0_entries(memory_repo)
+    entries = team_l0_entries(memory_repo.folder)
     assert [e.text for e in entries] == [
         "Deploys happen on Tuesdays",
         "The staging cluster is called kestrel",
@@ -108,7 +108,7 @@ def test_a_team_that_rewrote_history_is_followed(
     git(work, "commit", "-q", "-a", "--amend", "-m", "fresh start")
     git(work, "push", "-q", "--force", "origin", "main")
     api.sync(memory_repo.folder)
-    assert [e.text for e in team_l0_entries(memory_repo)] == ["Started over"]
+    assert [e.text for e in team_l0_entries(memory_repo.folder)] == ["Started over"]
 
 
 def test_an_unreachable_team_keeps_its_last_state(
@@ -124,7 +124,7 @@ def test_an_unreachable_team_keeps_its_last_state(
     assert status.teams[0].last_error == result.error
     assert status.teams[0].commit == result.commit
     assert memory_repo.recall("kestrel").hits  # still read from the last fetch
-    assert len(team_l0_entries(memory_repo)) == 2
+    assert len(team_l0_entries(memory_repo.folder)) == 2
 
 
 def test_team_over_the_git_daemon_is_never_pushed_to(

@@ -22,17 +22,17 @@ from memrepo.engine import MemoryRepo
 from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.forms import BadForm
 from memrepo.hub.render import link, short
+from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
 
-ENTRY_POINT = "MEMORY.md"
 FOLDER_PREFIX = "folder:"
-ITEM_PREFIX = "memory:"
+ITEM_PREFIX = ITEM_REF_PREFIX
 
 
 def _ref(value: str | None) -> str:
     if value is None:
         raise BadForm("which memory? the address names none (ref=...)")
-    if not value.startswith((FOLDER_PREFIX, ITEM_PREFIX, "team:", "swarm:")):
+    if not value.startswith((FOLDER_PREFIX, ITEM_PREFIX, TEAM_REF_PREFIX, SWARM_REF_PREFIX)):
         raise BadForm(f"{value!r} is not a memory ref (folder:..., memory:..., team:...)")
     return value
 

@@ -22,10 +22,10 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from memrepo.errors import RecallFailed, StoreError
-from memrepo.folder.paths import slugify
+from memrepo.layout import ITEM_REF_PREFIX, item_ids, workspace_slug
 from memrepo.models.context import (
     BlockName,
     ContextBlock,
@@ -38,7 +38,6 @@ from memrepo.models.context import (
     MemoryUsed,
     Surface,
 )
-from memrepo.models.items import ITEM_REF_PREFIX
 from memrepo.models.recall import RecallHit
 from memrepo.recall.context_budget import ContextBudget
 from memrepo.recall.context_l0 import L0Cache, L0Key, standing_line
@@ -53,9 +52,10 @@ from memrepo.recall.context_lines import (
 from memrepo.recall.context_render import render_block
 from memrepo.recall.gate import resolve_memory_injection
 from memrepo.recall.visibility import Visibility
+from memrepo.stores import MemoryStores
 
 if TYPE_CHECKING:
-    from memrepo.engine import MemoryRepo
+    from memrepo.recall.searcher import Searcher
 
 MemoryUsedListener = Callable[[MemoryUsed], None]
 #: Turns remembered for `memory_used` (one per task and surface; the oldest go first).
@@ -64,10 +64,17 @@ _HASH_ID = re.compile(r"^[0-9a-f]{10}$")
 _log = logging.getLogger(__name__)
 
 
+class ContextParts(MemoryStores, Protocol):
+    """What the builder reads: the stores, and the searcher for the recalled layer."""
+
+    @property
+    def searcher(self) -> Searcher: ...
+
+
 class ContextBuilder:
     """Builds the memory blocks of a prompt for one memory root (one per `MemoryRepo`)."""
 
-    def __init__(self, repo: MemoryRepo, budgets: ContextBudgets | None = None) -> None:
+    def __init__(self, repo: ContextParts, budgets: ContextBudgets | None = None) -> None:
         self.repo = repo
         self.budgets = budgets
         self.l0 = L0Cache(repo)
@@ -116,7 +123,7 @@ class ContextBuilder:
         """The gate's decision for `request`, with the workspace's settings."""
         if request.decision is not None:
             return request.decision
-        settings = self.repo.config.workspace(_slug(request.workspace))
+        settings = self.repo.config.workspace(workspace_slug(request.workspace))
         return resolve_memory_injection(
             InjectionInputs(
                 retain_memory=request.retain_memory,
@@ -138,7 +145,7 @@ class ContextBuilder:
         budget = self.budget
         errors: dict[str, str] = {}
         key = L0Key(
-            _slug(request.workspace),
+            workspace_slug(request.workspace),
             decision.folder_l0,
             decision.items_l0,
             decision.private_items,
@@ -259,7 +266,9 @@ class ContextBuilder:
         if not changed:
             return
         try:
-            self.repo.mark_used(refs)
+            ids = item_ids(refs)
+            if ids:
+                self.repo.items.mark_used(ids)
         except StoreError as exc:
             errors["mark_used"] = str(exc)
         event = MemoryUsed(
@@ -280,7 +289,7 @@ def reader_visibility(request: ContextRequest, decision: InjectionDecision) -> V
     the gate allows them (never in a group or public reply; a contact never for a
     sub-agent); the swarm comes from the request (its task's parent chain)."""
     return Visibility(
-        workspace=_slug(request.workspace),
+        workspace=workspace_slug(request.workspace),
         include_private=decision.private_items,
         contact_ref=request.contact_ref if decision.contact_items else None,
         task_id=request.task_id if decision.task_items else None,
@@ -295,10 +304,6 @@ def _block(
     limit = budget.limit(name, surface)
     kept, dropped = budget.fit(lines, limit)
     return render_block(name, kept, budget=limit, dropped=dropped)
-
-
-def _slug(workspace: str | None) -> str | None:
-    return slugify(workspace) if workspace and workspace.strip() else None
 
 
 def _folder_subject(ref: str) -> str:
