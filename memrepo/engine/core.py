@@ -93,7 +93,7 @@ class RepoParts:
         between turns. The team and swarm layers are plugged in here, by the engine:
         recall knows the seam, not the layers above it."""
         from memrepo.recall.context_builder import ContextBuilder
-        from memrepo.swarm.context import SwarmContextSource
+        from memrepo.swarm.context_source import SwarmContextSource
         from memrepo.sync.team_context import TeamContextSource
 
         builder = ContextBuilder(self)

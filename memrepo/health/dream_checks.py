@@ -10,7 +10,7 @@ from __future__ import annotations
 from memrepo.errors import MemrepoError
 from memrepo.folder.branches import REVIEW_PREFIX
 from memrepo.folder.refs import branch_tips
-from memrepo.health.context import HealthContext
+from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, places, plural, skipped
 from memrepo.models.health import HealthCheck
 

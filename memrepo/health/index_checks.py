@@ -13,7 +13,7 @@ import json
 from memrepo.errors import FormatError
 from memrepo.folder.refs import commits_behind
 from memrepo.formats import Document, parse
-from memrepo.health.context import HealthContext
+from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, plural, skipped
 from memrepo.health.index_read import IndexFacts, read_index_facts
 from memrepo.models.health import HealthCheck

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from memrepo._platform import fcntl
 from memrepo.folder.lock import LOCK_NAME
-from memrepo.health.context import HealthContext
+from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded
 from memrepo.models.health import HealthCheck
 

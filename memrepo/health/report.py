@@ -14,7 +14,7 @@ from memrepo.health import (
     remote_checks,
     store_checks,
 )
-from memrepo.health.context import HealthContext
+from memrepo.health.readings import HealthContext
 from memrepo.health.thresholds import Thresholds, load_thresholds
 from memrepo.models.dream import DreamStatus
 from memrepo.models.health import HealthCheck, HealthReport

@@ -6,7 +6,7 @@ both checks are then SKIP (creating an empty file just to measure it would be a 
 
 from __future__ import annotations
 
-from memrepo.health.context import HealthContext
+from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, plural, skipped
 from memrepo.models.health import HealthCheck
 

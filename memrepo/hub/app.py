@@ -1,108 +1,25 @@
 """The hub's ASGI app: the routes of every page, behind the gate.
 
-A page handler reads what it shows through `Hub.call` (one `MemoryRepo` call at a time,
-in the worker thread) and renders a template; an action handler calls one verb, leaves
-a one-time message saying what happened (with the commit to undo), and redirects back
-(303, so a reload never posts twice). Errors become pages: a `MemrepoError` says what
-went wrong and how to fix it, with a status by what the person does next; anything
-else is one line in the terminal and a page saying so, never a traceback.
+What the handlers share (the `Hub` state, request helpers, error pages) lives in
+`memrepo.hub.handling`; the pages' routes in `memrepo.hub.pages`.
 """
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
-
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-import memrepo.errors as errors
 from memrepo.engine import MemoryRepo
-from memrepo.hub.forms import Form
 from memrepo.hub.gate import Gate, Log
+from memrepo.hub.handling import Hub, http_error, internal_error
+from memrepo.hub.pages import routes
 from memrepo.hub.render import Templates
-from memrepo.hub.sessions import Flash, FlashKind, Session, Sessions
-from memrepo.serving import RepoWorker
+from memrepo.hub.sessions import Sessions
 
-if TYPE_CHECKING:
-    from memrepo.models import HealthReport
-
-T = TypeVar("T")
-
-#: What a person does next about an error, as an HTTP status (default 400).
-_STATUS: tuple[tuple[type[errors.MemrepoError], int], ...] = (
-    (errors.EntryNotFound, 404),
-    (errors.ReviewNotFound, 404),
-    (errors.TaskNotFound, 404),
-    (errors.UndoConflict, 409),
-    (errors.ReviewConflict, 409),
-    (errors.NothingToUndo, 409),
-    (errors.DirtyWorktree, 409),
-    (errors.ReadOnlyRef, 409),
-    (errors.LockTimeout, 503),
-    (errors.StoreBusy, 503),
-    (errors.IndexLocked, 503),
-)
-
-
-@dataclass
-class Hub:
-    """What every page shares: the repo (called through its worker), sessions, templates."""
-
-    repo: MemoryRepo
-    sessions: Sessions
-    templates: Templates
-    port: int
-    #: The last health run, shown until the person asks for a fresh one (reference §5a:
-    #: the Health tab has a Refresh button; the checks read the whole store).
-    health: HealthReport | None = None
-    log: Log = field(default=lambda line: None)
-    worker: RepoWorker = field(default_factory=RepoWorker)
-
-    async def call(self, call: Callable[[MemoryRepo], T]) -> T:
-        return await self.worker.run(call, self.repo)
-
-    @property
-    def login_url(self) -> str:
-        """A fresh one-time address that opens a session."""
-        return f"http://127.0.0.1:{self.port}/login?token={self.sessions.new_login()}"
-
-
-def hub_of(request: Request) -> Hub:
-    found: Hub = request.app.state.hub
-    return found
-
-
-def session_of(request: Request) -> Session:
-    found: Session = request.state.session
-    return found
-
-
-def form_of(request: Request) -> Form:
-    found: Form = request.state.form
-    return found
-
-
-def query_of(request: Request) -> Form:
-    """The query string, read as strictly as a posted form."""
-    return Form.parse_query(request.url.query)
-
-
-def done(
-    request: Request, text: str, *, undo: str | None = None, kind: FlashKind = "done"
-) -> Response:
-    """Leave a message for the next page and go back where the form said (or `/`)."""
-    session_of(request).flashes.append(Flash(kind, text, undo))
-    back = form_of(request).local_path("back")
-    return RedirectResponse(back, status_code=303)
+__all__ = ["Hub", "build_app"]
 
 
 def build_app(
@@ -110,67 +27,14 @@ def build_app(
 ) -> tuple[ASGIApp, Hub]:
     """The gated app serving `repo` on 127.0.0.1:`port`, and its shared state (whose
     `login_url` opens a session)."""
-    from memrepo.hub.pages import routes
-
     templates = Templates()
     hub = Hub(repo, sessions or Sessions(), templates, port, log=log)
     static = StaticFiles(packages=[("memrepo.hub", "static")])
     all_routes: list[BaseRoute] = [*routes(), Mount("/static", static, name="static")]
     app = Starlette(
         routes=all_routes,
-        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers={HTTPException: http_error, Exception: internal_error},
     )
     app.state.hub = hub
     gate = Gate(app, port=port, sessions=hub.sessions, refusal=templates.refusal, log=log)
     return gate, hub
-
-
-Endpoint = Callable[[Request], Awaitable[Response]]
-
-
-def guarded(endpoint: Endpoint) -> Endpoint:
-    """`endpoint` with its failures turned into pages here, where the response has not
-    started: Starlette's last-resort handler would also re-raise to the server, which
-    prints a traceback and drops the browser's connection."""
-
-    @functools.wraps(endpoint)
-    async def run(request: Request) -> Response:
-        try:
-            return await endpoint(request)
-        except errors.MemrepoError as exc:
-            return await _memrepo_error(request, exc)
-        except Exception as exc:
-            return await _internal_error(request, exc)
-
-    return run
-
-
-async def _memrepo_error(request: Request, exc: Exception) -> Response:
-    status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 400)
-    return _error_page(request, status, "That did not work", str(exc))
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    titles = {404: "No such page", 405: "Not allowed here"}
-    detail = "The hub has no page at this address." if exc.status_code == 404 else exc.detail
-    return _error_page(request, exc.status_code, titles.get(exc.status_code, "Error"), detail)
-
-
-async def _internal_error(request: Request, exc: Exception) -> Response:
-    print(f"memrepo hub: {request.url.path} failed: {exc!r}", file=sys.stderr, flush=True)
-    return _error_page(
-        request,
-        500,
-        "Something went wrong",
-        f"An internal error ({type(exc).__name__}) stopped this page; the terminal running "
-        "memrepo hub has one line about it. What you asked for may or may not have been "
-        "done: check History before trying again.",
-    )
-
-
-def _error_page(request: Request, status: int, title: str, detail: str) -> Response:
-    templates = hub_of(request).templates
-    if getattr(request.state, "session", None) is None:
-        return HTMLResponse(templates.refusal(status, title, detail), status_code=status)
-    return templates.page(request, "error.html", {"title": title, "detail": detail}, status=status)

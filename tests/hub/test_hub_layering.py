@@ -14,9 +14,11 @@ import memrepo
 
 HUB = Path(memrepo.__file__).parent / "hub"
 #: memrepo.serving holds no memory rule: the worker thread, socket and uvicorn server
-#: the hub shares with `memrepo mcp --http`.
+#: the hub shares with `memrepo mcp --http`; memrepo.layout only names where things live
+#: and how refs are spelled (pure, no store).
 ALLOWED_OURS = (
     "memrepo.engine", "memrepo.models", "memrepo.errors", "memrepo.hub", "memrepo.serving",
+    "memrepo.layout",
 )  # fmt: skip
 FOREIGN_STORES = ("pygit2", "sqlite3", "whoosh", "subprocess")
 #: A result's `store` field ("folder" / "items") is fine; `repo.items.store` is caught at `.items`.

@@ -1,7 +1,7 @@
 """The hub's pages, one module per page (and the actions its buttons post).
 
 Each module lists its `ROUTES` as (path, endpoint, method); `routes()` guards every
-endpoint so a failure is a page, never a traceback (`memrepo.hub.app.guarded`).
+endpoint so a failure is a page, never a traceback (`memrepo.hub.handling.guarded`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 def routes() -> list[BaseRoute]:
     """Every page's routes."""
-    from memrepo.hub.app import guarded
+    from memrepo.hub.handling import guarded
     from memrepo.hub.pages import agent, health, history, knows, memory, review, settings
 
     found: list[BaseRoute] = []

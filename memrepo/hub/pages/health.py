@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import Endpoint, done, hub_of
+from memrepo.hub.handling import Endpoint, done, hub_of
 from memrepo.models import SourcesReport, SyncStatus, TeamInfo
 
 

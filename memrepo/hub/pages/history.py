@@ -6,8 +6,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from memrepo.hub.app import Endpoint, hub_of, query_of
 from memrepo.hub.forms import BadForm
+from memrepo.hub.handling import Endpoint, hub_of, query_of
 
 PAGE_SIZE = 50
 MAX_PAGE = 1000

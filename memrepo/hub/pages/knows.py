@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of, session_of
+from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of, session_of
 from memrepo.hub.rows import Filters, Row, entry_row, item_row, listing
 from memrepo.models import ItemFilters
 

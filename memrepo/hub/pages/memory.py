@@ -19,8 +19,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.forms import BadForm
+from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.render import link, short
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport

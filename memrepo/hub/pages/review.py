@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.forms import BadForm, Form
+from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.render import short
 from memrepo.models import ConflictBranch, CurationChange, ReviewSummary
 

@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.app import Endpoint, done, form_of, hub_of, session_of
 from memrepo.hub.forms import BadForm
+from memrepo.hub.handling import Endpoint, done, form_of, hub_of, session_of
 from memrepo.hub.rows import entry_row
 from memrepo.models import ItemFilters, RemoteInfo, TeamInfo
 
