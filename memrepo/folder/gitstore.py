@@ -33,6 +33,7 @@ from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.bulkwrite import WorktreePlan
 from memrepo.folder.journal import BrokenJournal, Journal, JournalEntry
 from memrepo.folder.objects import NewObjects, signature
+from memrepo.folder.statcache import WorktreeScan
 from memrepo.folder.trees import (
     blob_data,
     build_tree,
@@ -121,6 +122,7 @@ class GitStore:
         self.hooks = hooks
         self.journal = Journal(state_dir)
         self._tmp_ready = False
+        self._scan = WorktreeScan(repo, self._full_status)
 
     @property
     def branch_ref(self) -> str:
@@ -233,7 +235,21 @@ class GitStore:
         )
 
     def _status(self) -> dict[str, int]:
-        """git status of the worktree. libgit2 fails with "error reading file for hashing"
+        """git status of the worktree: a full scan, or only the paths that can have
+        changed since the last one (`statcache.WorktreeScan`)."""
+        return self._scan.status()
+
+    @property
+    def last_full_scan_seconds(self) -> float | None:
+        """How long the last status's full scan took; None when it was not a full scan."""
+        return self._scan.full_seconds
+
+    def rescan(self) -> None:
+        """Make the next status a full scan (a write met a save it had not seen)."""
+        self._scan.invalidate()
+
+    def _full_status(self) -> dict[str, int]:
+        """git status of the whole worktree. libgit2 fails with "error reading file for hashing"
         when a file shrinks between its stat and its read (an editor saving in place at
         that moment): look again a few times, then say the worktree is busy (the write
         transaction retries on WorktreeChanged; nothing is written meanwhile)."""
@@ -422,10 +438,12 @@ class GitStore:
         """Catch git's index up with a commit: each path by blob id, with the `stats` of
         the file as written where there are any (see `bulkwrite`)."""
         try:
+            before = self._scan.index_stat()
             index = self.repo.index
             index.read(False)
             bulkwrite.stage_blobs(index, blob_ids, stats, links)
             index.write()
+            self._scan.staged(blob_ids, before)
         except (pygit2.GitError, OSError) as exc:
             raise RepoStateError(
                 f"committed, but could not update git's index ({exc}); if no git command is "

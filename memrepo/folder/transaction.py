@@ -89,6 +89,7 @@ class WriteTransaction:
                         return None
                     return self.commit(change, parent)
                 except WorktreeChanged:
+                    self.store.rescan()  # what it met, no scan had seen: look at all
                     if attempt == ATTEMPTS:
                         raise
                     time.sleep(_PAUSE * 2 ** min(attempt, 6))
@@ -103,9 +104,10 @@ class WriteTransaction:
     def begin(self) -> pygit2.Commit:
         """Steps 1-2: the commit the next change is built on. Caller holds the lock."""
         parent = self.current()
-        started = time.perf_counter()
         pending = self.store.pending_edits()
-        self._refresh_stale_stat(time.perf_counter() - started)
+        scanned = self.store.last_full_scan_seconds
+        if scanned is not None:
+            self._refresh_stale_stat(scanned)
         if not pending.paths:
             return parent
         return self._commit_edits(parent, pending)
