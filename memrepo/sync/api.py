@@ -1,7 +1,8 @@
 """What `MemoryRepo` offers for sync and team memory, over one memory folder.
 
-The engine's methods are one-line delegations to these functions, so the engine stays a
-directory of what memrepo can do and the rules live here and in the modules below.
+One name per verb. Where a verb is one module's function it is that function itself
+(re-exported, not wrapped: `set_remote` is `settings.set_remote`); the functions below
+are the verbs that combine modules. The engine's sync area calls these names.
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ from pathlib import Path
 from memrepo.clock import Clock, Identity
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import (
-    ConflictBranch,
-    ConflictDetail,
     RemoteInfo,
-    SyncReport,
     SyncStatus,
     TeamInfo,
 )
@@ -23,15 +21,27 @@ from memrepo.sync import settings as _settings
 from memrepo.sync import status as _status
 from memrepo.sync import teams as _teams
 from memrepo.sync.credentials import CredentialProvider
-from memrepo.sync.service import Progress
-from memrepo.sync.service import sync as _sync
+from memrepo.sync.service import sync as sync
 
+__all__ = [
+    "clone",
+    "conflict",
+    "conflicts",
+    "remote",
+    "remove_remote",
+    "set_remote",
+    "sync",
+    "sync_status",
+    "team_add",
+    "team_list",
+    "team_remove",
+]
 
-def set_remote(
-    folder: MemoryFolder, url: str, *, confirm_private: bool = False, ssh_key: str | None = None
-) -> RemoteInfo:
-    """Use `url` as the user's own remote (refused without `confirm_private`)."""
-    return _settings.set_remote(folder, url, confirm_private=confirm_private, ssh_key=ssh_key)
+set_remote = _settings.set_remote
+remove_remote = _settings.remove_remote
+team_list = _teams.list_teams
+conflicts = _conflicts.list_conflicts
+conflict = _conflicts.show_conflict
 
 
 def remote(folder: MemoryFolder) -> RemoteInfo | None:
@@ -44,21 +54,6 @@ def remote(folder: MemoryFolder) -> RemoteInfo | None:
     return RemoteInfo(
         url=found.url, confirmed=found.confirmed, ssh_key=found.ssh_key, git_remote=linked
     )
-
-
-def remove_remote(folder: MemoryFolder) -> RemoteInfo | None:
-    """Stop syncing; returns the remote that was set (None: there was none)."""
-    return _settings.remove_remote(folder)
-
-
-def sync(
-    folder: MemoryFolder,
-    *,
-    progress: Progress | None = None,
-    credentials: CredentialProvider | None = None,
-) -> SyncReport:
-    """Commit pending edits, fetch, integrate, push main; fetch the team repos."""
-    return _sync(folder, credentials=credentials, progress=progress)
 
 
 def sync_status(folder: MemoryFolder) -> SyncStatus:
@@ -82,25 +77,10 @@ def team_add(
     return _teams.add_team(folder, name, url, remote_url, folder.clock.now(), provider)
 
 
-def team_list(folder: MemoryFolder) -> list[TeamInfo]:
-    """The configured team repos and the state of their local clones."""
-    return _teams.list_teams(folder)
-
-
 def team_remove(folder: MemoryFolder, name: str) -> TeamInfo:
     """Forget a team repo and delete its local clone."""
     removed = _teams.remove_team(folder, name)
     return TeamInfo(name=removed.name, url=removed.url)
-
-
-def conflicts(folder: MemoryFolder) -> list[ConflictBranch]:
-    """Conflict branches waiting for the user, oldest first."""
-    return _conflicts.list_conflicts(folder)
-
-
-def conflict(folder: MemoryFolder, name: str) -> ConflictDetail:
-    """One conflict branch: both versions of each conflicted path and the diff."""
-    return _conflicts.show_conflict(folder, name)
 
 
 def clone(

@@ -81,7 +81,7 @@ def check_ssh_key(root: Path, ssh_key: str | None) -> str | None:
 
 
 def set_remote(
-    folder: MemoryFolder, url: str, *, confirm_private: bool, ssh_key: str | None = None
+    folder: MemoryFolder, url: str, *, confirm_private: bool = False, ssh_key: str | None = None
 ) -> RemoteInfo:
     """Store the remote after the user's confirmation; a different URL than before
     forgets what memrepo knew about the old remote's main."""
