@@ -53,6 +53,8 @@ import pytest
 
 from memrepo.mcp.http import DEFAULT_PORT
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 FIXTURES = ROOT / "fixtures" / "imports"
@@ -697,7 +699,7 @@ CLAIMS: dict[str, Callable[[Sandbox, str], None]] = {
     "merge_file(": lambda box, out: _expect(
         "- Deploys on Fridays\n- Editor: helix" in out and "<<<<" not in out, out
     ),
-    "repo.swarms.use_registry(": lambda box, out: _expect(
+    "repo.plug_task_registry(": lambda box, out: _expect(
         "[finding] The cache key ignores the lockfile" in out
         and "  - [answer] No, it floats on latest" in out,
         out,
