@@ -15,10 +15,11 @@ from memrepo.errors import FormatError
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
 from memrepo.formats import parse
 from memrepo.health.store_read import read_store_facts
+from memrepo.models.constants import BY_VALUES
 from memrepo.models.health import SourceCount, SourcesReport
 
 _WORD = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
-_BY = frozenset({"user", "agent", "dream", "import"})
+_BY = frozenset(BY_VALUES)
 
 
 def _label(value: str | None, allowed: frozenset[str] | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from memrepo.models._base import Frozen
+from memrepo.models.constants import By
 
 FileText = str | list[str]
 """A file's content: one string, or a list of lines (joined with newlines, plus a final
@@ -31,7 +32,7 @@ class RememberStep(Frozen):
     task_id: str | None = None
     source_kind: str | None = None
     subject: str | None = None
-    by: Literal["user", "agent", "dream", "import"] = "user"
+    by: By = "user"
     file: str | None = None
     kind: str | None = None
     source: str | None = None
