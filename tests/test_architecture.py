@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import memrepo
 
 PACKAGE = Path(memrepo.__file__).parent
@@ -37,6 +39,7 @@ def test_formats_and_hygiene_import_nothing_above_them() -> None:
             assert reached == set(), f"{path.relative_to(PACKAGE)} imports {reached}"
 
 
+@pytest.mark.slow
 def test_no_library_module_imports_the_cli() -> None:
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE).as_posix()
@@ -46,6 +49,7 @@ def test_no_library_module_imports_the_cli() -> None:
         assert reached == set(), relative
 
 
+@pytest.mark.slow
 def test_only_the_git_layers_import_pygit2() -> None:
     """The memory repo's own tree and refs belong to folder/; sync/ also talks to remotes
     and keeps the read-only team clones."""
@@ -103,6 +107,7 @@ def test_lazy_public_names_resolve_to_their_modules() -> None:
     assert "resolve_memory_injection" in memrepo.__all__
 
 
+@pytest.mark.slow
 def test_no_two_literal_types_list_the_same_values_in_another_order() -> None:
     """typing caches `Literal[...] | None` by the set of its values, so two Literals with
     the same values in different orders make a JSON schema's enum order depend on which

@@ -525,6 +525,7 @@ def test_usage_errors_are_exit_2(run: Run, argv: list[str]) -> None:
 # --- as a process -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_console_entry_point_in_a_subprocess(git: Git, memory_repo: MemoryRepo) -> None:
     command = [sys.executable, "-c", "from memrepo.cli import main; raise SystemExit(main())"]
@@ -547,6 +548,7 @@ def test_console_entry_point_in_a_subprocess(git: Git, memory_repo: MemoryRepo) 
     assert failed.stderr.startswith("memrepo: folder:MEMORY.md#nope")
 
 
+@pytest.mark.slow
 def test_the_readme_agent_snippet_runs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

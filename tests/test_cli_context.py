@@ -11,6 +11,8 @@ from memrepo import MemoryRepo
 from memrepo.models.context import ContextBlocks
 from memrepo.models.items import candidate
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., tuple[int, str, str]]
 
 

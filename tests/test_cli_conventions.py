@@ -96,6 +96,7 @@ def test_remember_dash_reads_standard_input(
     assert text in (memory_repo.root / "MEMORY.md").read_text()
 
 
+@pytest.mark.slow
 def test_text_over_the_argument_limit_goes_through_stdin(memory_repo: MemoryRepo) -> None:
     long_text = "The release checklist says " + "check the changelog and the tags " * 8000
     done = memrepo("--repo", str(memory_repo.root), "remember", "-", input=long_text)
@@ -115,6 +116,7 @@ def test_a_screened_out_write_exits_3_with_the_reason_on_stderr(
     assert git(memory_repo.root, "rev-parse", "HEAD") == before
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly(memory_repo: MemoryRepo) -> None:
     for n in range(60):
         memory_repo.remember(f"Fact number {n} for a long log", by="user")
@@ -144,6 +146,7 @@ with WriteLock(Path(sys.argv[1]), 10):
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_one_line_and_exit_130(memory_repo: MemoryRepo) -> None:
     env = {**os.environ, "PYTHONPATH": str(PROJECT)}
     with subprocess.Popen(
@@ -170,6 +173,7 @@ def test_ctrl_c_is_one_line_and_exit_130(memory_repo: MemoryRepo) -> None:
     assert err == "memrepo: interrupted\n" and out == ""
 
 
+@pytest.mark.slow
 def test_os_errors_are_one_line(memory_repo: MemoryRepo, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

@@ -27,6 +27,7 @@ def test_recall_prints_ranked_hits(run: Run) -> None:
     assert "MEMORY.md:3" in out
 
 
+@pytest.mark.slow
 def test_private_needs_the_flag(run: Run) -> None:
     assert run("recall", "blood type")[1].strip() == "nothing found"
     code, out, _ = run("recall", "blood type", "--private", "--json")
@@ -36,6 +37,7 @@ def test_private_needs_the_flag(run: Run) -> None:
     assert payload["hits"][0]["lane"] == "memory"
 
 
+@pytest.mark.slow
 def test_hostile_query_and_bad_trust(run: Run) -> None:
     assert run("recall", "AND OR ( ) * :")[0] == 0
     code, _, err = run("recall", "postgres", "--min-trust", "gossip")
@@ -49,6 +51,7 @@ def test_reindex(run: Run) -> None:
     assert report["folder_entries"] == 1 and report["items"] == 1
 
 
+@pytest.mark.slow
 def test_invalid_bytes_in_a_query_give_valid_json(memory_repo: MemoryRepo) -> None:
     """argv bytes that are not UTF-8 reach Python as lone surrogates."""
     import subprocess

@@ -91,6 +91,7 @@ def test_clone_sync_and_conflicts_end_to_end(
     assert remote_refs(git, remote) == {"refs/heads/main"}
 
 
+@pytest.mark.slow
 def test_team_commands_and_read_only_refs(
     run: Run, memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:
@@ -119,6 +120,7 @@ def test_team_commands_and_read_only_refs(
     assert code == 1 and "no such team" in err
 
 
+@pytest.mark.slow
 def test_sync_shows_progress_only_on_a_terminal(tmp_path: Path, remote: str) -> None:
     repo = MemoryRepo.init(tmp_path / "mem")
     repo.set_remote(remote, confirm_private=True)

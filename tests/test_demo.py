@@ -22,6 +22,8 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.cli.demo import run_demo
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., tuple[int, str, str]]
 Git = Callable[..., str]
 

@@ -220,6 +220,7 @@ def test_empty_expectation_text_is_rejected() -> None:
 # --- running a tiny fixture dir end to end ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_run_evals_on_a_tiny_fixture_dir(tmp_path: Path) -> None:
     write_fixture(tmp_path / "evals", "tiny", TINY)
     report = run_evals(tmp_path / "evals")
@@ -234,6 +235,7 @@ def test_run_evals_on_a_tiny_fixture_dir(tmp_path: Path) -> None:
     assert report.leaks == [] and report.failures == []
 
 
+@pytest.mark.slow
 def test_team_repos_and_swarm_notes_join_a_setup(tmp_path: Path) -> None:
     """A team published to a local bare repo, then changed and synced; notes in two
     swarms, one an answer naming its question by text: each reader sees what it may."""
@@ -248,6 +250,7 @@ def test_team_repos_and_swarm_notes_join_a_setup(tmp_path: Path) -> None:
     assert report.overall.recall_at_5 == 1.0
 
 
+@pytest.mark.slow
 def test_a_team_or_swarm_leak_is_caught(tmp_path: Path) -> None:
     """The leak check sees team and swarm hits: the gate could fail on these lanes."""
     leaky = {
@@ -270,6 +273,7 @@ def test_a_team_or_swarm_leak_is_caught(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_an_answer_to_an_unknown_question_fails_the_setup(tmp_path: Path) -> None:
     setup = json.loads(json.dumps(LANES["setup"]))
     setup["swarm_notes"][1]["answers"] = "Never asked?"
@@ -286,6 +290,7 @@ def test_a_team_that_cannot_be_added_fails_the_setup(tmp_path: Path) -> None:
     assert "setup of lanes failed: InvalidArgument: team name" in report.failures[0].message
 
 
+@pytest.mark.slow
 def test_a_must_not_text_in_a_hit_is_a_leak(tmp_path: Path) -> None:
     leaky = {**TINY, "cases": [{"id": "l-1", "query": "pnpm", "must_not": ["pnpm over"]}]}
     write_fixture(tmp_path, "leaky", leaky)
@@ -296,6 +301,7 @@ def test_a_must_not_text_in_a_hit_is_a_leak(tmp_path: Path) -> None:
     assert report.overall.leaks == 1 and not report.passed
 
 
+@pytest.mark.slow
 def test_a_broken_setup_fails_its_cases_and_the_run_goes_on(tmp_path: Path) -> None:
     broken = {
         **TINY,
@@ -349,6 +355,7 @@ def test_a_fixture_file_cannot_write_outside_the_repo(tmp_path: Path) -> None:
 # --- the CLI ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_prints_a_table_and_exits_0_when_the_gate_holds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -361,11 +368,13 @@ def test_cli_prints_a_table_and_exits_0_when_the_gate_holds(
     assert "tiny" in out and out.splitlines()[-1].split()[:4] == ["overall", "3", "0.750", "0.750"]
 
 
+@pytest.mark.slow
 def test_cli_exits_1_below_the_recall_threshold(tmp_path: Path) -> None:
     write_fixture(tmp_path, "tiny", TINY)
     assert run_cli(["--path", str(tmp_path), "--min-recall-at-5", "0.8"]) == 1
 
 
+@pytest.mark.slow
 def test_cli_exits_1_on_a_leak_and_lists_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -378,6 +387,7 @@ def test_cli_exits_1_on_a_leak_and_lists_it(
     assert "l-1: 'pnpm over' at rank 1" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_cli_exits_1_on_a_misordered_case_and_lists_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -397,6 +407,7 @@ def test_cli_exits_1_on_a_failed_case(tmp_path: Path) -> None:
     assert run_cli(["--path", str(tmp_path)]) == 1
 
 
+@pytest.mark.slow
 def test_cli_json_is_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_fixture(tmp_path, "tiny", TINY)
     assert run_cli(["--path", str(tmp_path), "--json", "--category", "tiny"]) == 0
@@ -445,6 +456,7 @@ def test_every_leak_category_case_has_must_not() -> None:
         assert missing == [], f"{name}: cases without must_not: {missing}"
 
 
+@pytest.mark.slow
 def test_the_gate() -> None:
     """Recall over every shipped fixture: recall@5 at the threshold, no leak, no failure."""
     report = run_evals()

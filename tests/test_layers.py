@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 import memrepo
 
 PACKAGE = Path(memrepo.__file__).parent
@@ -115,6 +117,7 @@ def test_every_area_has_a_rank() -> None:
     assert {area(name) for name in modules()} <= RANKS.keys()
 
 
+@pytest.mark.slow
 def test_imports_point_down_the_ranks() -> None:
     found = upward_imports()
     new = sorted(found - KNOWN_UPWARD)

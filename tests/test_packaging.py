@@ -32,6 +32,8 @@ from memrepo import MemoryRepo
 from memrepo._platform import PosixRequired
 from memrepo.evals import DEFAULT_PATH
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 #: Caches a checkout collects; MANIFEST.in prunes them, and so does this file's walk.

@@ -101,6 +101,7 @@ def test_the_default_sink_and_other_threads_hear_nothing() -> None:
     assert heard.events == []
 
 
+@pytest.mark.slow
 def test_a_rebuild_counts_every_document_it_indexes(memory_repo: MemoryRepo) -> None:
     for n in range(12):
         memory_repo.remember(f"Service number {n} deploys from the blue pipeline")
@@ -114,6 +115,7 @@ def test_a_rebuild_counts_every_document_it_indexes(memory_repo: MemoryRepo) -> 
     assert heard.events.count(("done",)) == sum(1 for e in heard.events if e[0] == "start")
 
 
+@pytest.mark.slow
 def test_eval_counts_each_case_against_the_total(tmp_path: Path) -> None:
     fixtures = _eval_fixtures(tmp_path)
     heard = Recorder()
@@ -321,6 +323,7 @@ EXPECTED_FRAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_each_long_command_draws_progress_on_a_terminal(fresh_root: Path, tmp_path: Path) -> None:
     ran = _each_command(fresh_root, tmp_path, tty=True)
@@ -337,6 +340,7 @@ def test_each_long_command_draws_progress_on_a_terminal(fresh_root: Path, tmp_pa
     assert imported["items_written"] == ITEMS
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_a_pipe_or_a_dumb_terminal_gets_no_progress(fresh_root: Path, tmp_path: Path) -> None:
     ran = _each_command(fresh_root, tmp_path, tty=False)

@@ -77,6 +77,7 @@ def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) 
     assert loaded(modules, ("sqlite3", "memrepo.folder", "memrepo.recall")) == []
 
 
+@pytest.mark.slow
 def test_recall_on_a_small_repo_imports_only_what_recall_needs(tmp_path: Path) -> None:
     repo = MemoryRepo.init(tmp_path / "mem")
     repo.remember("Prefers pnpm over npm for every project")

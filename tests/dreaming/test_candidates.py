@@ -117,6 +117,7 @@ def reworded(text: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
+@pytest.mark.slow
 def test_the_index_merges_what_all_pairs_merge_on_the_eval_fixtures() -> None:
     rng = random.Random(18)
     texts = eval_fixture_texts()
@@ -166,6 +167,7 @@ def templated(n: int, rng: random.Random) -> list[str]:
             for who, verb, what, where, day in rng.sample(slots, n)]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_index_merges_what_all_pairs_merge_on_templated_facts() -> None:
     rng = random.Random(7)
     texts = templated(1500, rng)
@@ -208,6 +210,7 @@ VOCABULARY = ["deploy", "deploys", "web", "shop", "shops", "not", "never", "the"
 TEXT = st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=8).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(texts=st.lists(TEXT, min_size=2, max_size=30))
 def test_every_pair_the_rule_accepts_is_a_candidate(texts: list[str]) -> None:
@@ -220,6 +223,7 @@ def test_every_pair_the_rule_accepts_is_a_candidate(texts: list[str]) -> None:
                 assert (i, j) in found, (texts[i], texts[j], threshold)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     base=st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=8),
@@ -241,6 +245,7 @@ def test_a_longer_entry_whose_added_words_are_rarest_is_found(
         assert (0, 1) in pairs
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(st.characters(codec="utf-8"), max_size=40) | TEXT)
 def test_word_sets_are_the_shapes_words(text: str) -> None:

@@ -12,6 +12,8 @@ from memrepo import MemoryRepo
 
 from .helpers import Commit, git, memory
 
+pytestmark = pytest.mark.slow
+
 #: Kills its own process at the Nth "writing" stage of a dream: 1 is after every object
 #: is saved (one pack) and before any ref moves, 2 after the review branch is created
 #: and before main moves.

@@ -222,6 +222,7 @@ def _outcome(repo: MemoryRepo, dry_run: bool) -> object:
         return type(exc).__name__
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(committed=COMMITTED, edits=EDITS)
 def test_a_dry_run_predicts_the_dream_on_generated_repos(

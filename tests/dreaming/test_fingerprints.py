@@ -12,6 +12,7 @@ import hashlib
 import json
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +128,7 @@ def _documented(
 ANY_TEXT = st.text(max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     path=ANY_TEXT,

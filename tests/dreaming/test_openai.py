@@ -62,6 +62,7 @@ def stub() -> Iterator[tuple[Stub, str]]:
         thread.join()
 
 
+@pytest.mark.slow
 def test_the_adapter_speaks_chat_completions(
     repo: MemoryRepo, commit: Commit, stub: tuple[Stub, str]
 ) -> None:
@@ -104,6 +105,7 @@ def test_a_bad_answer_is_rejected_whole(
     assert git(repo.root, "rev-parse", "HEAD") == head  # not even the safe expiry
 
 
+@pytest.mark.slow
 def test_a_broken_envelope_and_http_errors_are_clear(
     repo: MemoryRepo, stub: tuple[Stub, str]
 ) -> None:

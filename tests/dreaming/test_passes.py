@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ VOCABULARY = ["deploy", "deploys", "web", "shop", "shops", "not", "never", "the"
 ENTRY_TEXT = st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=7).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(a=ENTRY_TEXT, b=ENTRY_TEXT)
 def test_two_entries_merge_exactly_when_the_rule_says_they_are_one_fact(a: str, b: str) -> None:

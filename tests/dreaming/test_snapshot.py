@@ -139,6 +139,7 @@ files = st.lists(
 ).map(lambda lines: "# T\n\n" + "\n".join(lines) + "\n")
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from(["MEMORY.md", "t/a.md", "workspaces/b.md"]), files))
 def test_any_files_give_the_facts_the_parser_reads(texts: dict[str, str]) -> None:
     _check(_snap(texts))

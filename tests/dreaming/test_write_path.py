@@ -58,6 +58,7 @@ def test_a_few_objects_stay_loose(tmp_path: Path) -> None:
     assert git(root, "cat-file", "-t", str(oid)).strip() == "blob"
 
 
+@pytest.mark.slow
 def test_a_dream_over_many_files_leaves_a_clean_worktree_and_a_sound_repo(
     repo: MemoryRepo, commit: Commit
 ) -> None:

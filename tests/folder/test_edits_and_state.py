@@ -213,6 +213,7 @@ def test_stale_ref_lock_of_a_killed_writer_is_cleared(memory_repo: MemoryRepo, g
     assert git(memory_repo.root, "status", "--porcelain") == ""
 
 
+@pytest.mark.slow
 def test_binary_and_huge_files_in_the_folder(memory_repo: MemoryRepo) -> None:
     (memory_repo.root / "photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
     (memory_repo.root / "huge.md").write_bytes(b"- big line\n" * 600_000)

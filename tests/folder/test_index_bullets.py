@@ -57,6 +57,7 @@ def test_a_bullet_without_link_below_the_index_is_an_entry() -> None:
     assert [e.text for e in other.entries] == ["[[a]]", "fact"] and other.problems == []
 
 
+@pytest.mark.slow
 def test_the_hand_written_bullet_is_recalled_and_listed(memory_repo: MemoryRepo, git: Git) -> None:
     root = _repo(memory_repo, git)
     _append(root, "- The staging database is pg-stage-2")

@@ -111,6 +111,7 @@ def _commit(root: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 @pytest.mark.parametrize(
     ("data", "where", "words"),

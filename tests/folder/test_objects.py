@@ -62,6 +62,7 @@ def _consistent(changes: dict[str, bytes | None]) -> dict[str, bytes | None]:
     }
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.cli import main
+
+pytestmark = pytest.mark.slow
 
 Run = Callable[..., tuple[int, str, str]]
 TYPED = "- Typed by hand in the editor this morning\n"

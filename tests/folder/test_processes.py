@@ -135,6 +135,7 @@ def test_lock_survives_a_killed_holder(memory_repo: MemoryRepo) -> None:
     assert memory_repo.remember("after a killed lock holder").written
 
 
+@pytest.mark.slow
 def test_lock_timeout_names_the_holder(tmp_path: Path) -> None:
     from memrepo import LocalConfig, LockTimeout
 

@@ -171,6 +171,7 @@ def test_screening_skips(repo: MemoryRepo, kwargs: dict[str, object], reason: st
     assert repo.entries() == []
 
 
+@pytest.mark.slow
 def test_ten_megabyte_entry_is_cut_not_crashed(repo: MemoryRepo) -> None:
     result = repo.remember("word " * 2_000_000)
     assert result.written and result.truncated

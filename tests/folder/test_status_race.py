@@ -50,6 +50,7 @@ def test_a_status_that_fails_once_mid_save_is_looked_at_again(tmp_path: Path) ->
     assert texts == ["the person's line", "Written while an editor saved"]
 
 
+@pytest.mark.slow
 def test_a_worktree_that_stays_unreadable_is_a_clear_error(tmp_path: Path, git: Git) -> None:
     root = tmp_path / "mem"
     MemoryRepo.init(root).close()

@@ -7,10 +7,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memrepo import MemoryRepo
+
+pytestmark = pytest.mark.slow
 
 WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta", "deploy", "build", "café", "東京"])
 TEXT = st.lists(WORDS, min_size=2, max_size=4).map(" ".join)

@@ -17,6 +17,8 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.formats import parse
 
+pytestmark = pytest.mark.slow
+
 FILE = "notes.md"
 
 

@@ -36,11 +36,13 @@ def _one_by_one(bodies: list[str]) -> tuple[list[str], list[str | None]]:
     return [text for text, _ in split], [group for _, group in split]
 
 
+@pytest.mark.slow
 @given(st.lists(st.one_of(grammar_bodies, written_bodies, st.text(max_size=20)), max_size=12))
 def test_split_groups_splits_a_file_as_split_group_splits_each_line(bodies: list[str]) -> None:
     assert split_groups(bodies) == _one_by_one(bodies)
 
 
+@pytest.mark.slow
 @given(st.lists(written_bodies, min_size=1, max_size=12))
 def test_split_groups_agrees_with_the_parser(bodies: list[str]) -> None:
     texts, groups = split_groups(bodies)
@@ -90,6 +92,7 @@ tricky_texts = st.lists(
 ).map("".join)  # fmt: skip
 
 
+@pytest.mark.slow
 @given(st.lists(st.one_of(tricky_texts, st.text(max_size=12)), max_size=10))
 def test_normalize_texts_is_normalize_text_of_each(texts: list[str]) -> None:
     assert normalize_texts(texts) == [normalize_text(text) for text in texts]

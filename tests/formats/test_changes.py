@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def edited(draw: st.DrawFn, base: st.SearchStrategy[str]) -> tuple[bytes, bytes]
 PATHS = st.sampled_from(("MEMORY.md", "notes.md"))
 
 
+@pytest.mark.slow
 @settings(max_examples=600)
 @given(edited(documents()), PATHS)
 @example((b"<!--\n- a\n- b -->\n- c\n", b"<!--\n- a\n- b\n- c\n"), "notes.md")
@@ -89,6 +91,7 @@ def test_an_answer_matches_a_full_parse(pair: tuple[bytes, bytes], path: str) ->
     assert _missed(new, old, path) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(edited(simple_documents()), PATHS)
 def test_an_answer_matches_a_full_parse_on_simple_files(

@@ -211,6 +211,7 @@ def test_very_long_entry_line() -> None:
     assert doc.entries[0].metadata == {"k": "v"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "body",
     [

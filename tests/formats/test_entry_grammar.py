@@ -64,6 +64,7 @@ grammar_bodies = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @given(st.one_of(grammar_bodies, st.text(max_size=30)))
 def test_split_group_reads_every_body_as_parse_metadata_does(body: str) -> None:
     """The cheap split a dream uses must never disagree with the grammar."""
@@ -71,6 +72,7 @@ def test_split_group_reads_every_body_as_parse_metadata_does(body: str) -> None:
     assert _via_split_group(body) == (text, metadata)
 
 
+@pytest.mark.slow
 @given(st.text(max_size=20), metadata_maps)
 def test_split_group_reads_written_entries(text: str, metadata: dict[str, str]) -> None:
     line = format_entry(text, metadata)
@@ -109,6 +111,7 @@ def test_format_entry_needs_metadata() -> None:
         format_entry("text", {})
 
 
+@pytest.mark.slow
 @given(st.text(), metadata_maps)
 def test_format_then_split_gives_back_text_and_metadata(
     text: str, metadata: dict[str, str]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def test_decodable_bytes_round_trip(data: bytes) -> None:
     assert serialize(parse(data, "MEMORY.md")) == data
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(documents(), PATHS)
 def test_markdownish_files_round_trip(text: str, path: str) -> None:
@@ -66,12 +68,14 @@ def _check_fast_path_agrees(text: str) -> bool:
     return answered
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(documents())
 def test_fast_path_agrees_with_markdown_it(text: str) -> None:
     _check_fast_path_agrees(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(simple_documents())
 def test_fast_path_agrees_on_simple_files(text: str) -> None:
@@ -90,6 +94,7 @@ BASES = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.sampled_from(sorted(BASES)), st.text(), metadata_maps)
 def test_written_entries_read_back(base: str, text: str, metadata: dict[str, str]) -> None:
@@ -117,6 +122,7 @@ _EDITS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(documents(), _EDITS)
 def test_edits_change_only_their_lines(text: str, edits: list[tuple[str, int, str]]) -> None:

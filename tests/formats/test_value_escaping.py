@@ -9,6 +9,7 @@ written ``%25`` only where it is followed by one of the four codes (``3B``, ``5B
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def test_decoding_inverts_encoding(value: str) -> None:
     assert unescape_value(escape_value(value)) == one_line
 
 
+@pytest.mark.slow
 @given(st.text(max_size=10), st.dictionaries(metadata_keys, one_line_values, min_size=1))
 def test_a_written_entry_reads_back_its_values(text: str, metadata: dict[str, str]) -> None:
     line = format_entry(text, metadata)

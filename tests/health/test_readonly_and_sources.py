@@ -49,6 +49,7 @@ def _busy_repo(repo: MemoryRepo, git: Git) -> MemoryRepo:
     return repo
 
 
+@pytest.mark.slow
 def test_health_and_sources_change_nothing(memory_repo: MemoryRepo, git: Git) -> None:
     repo = _busy_repo(memory_repo, git)
     git(repo.root, "status")  # let git refresh its own index first

@@ -6,6 +6,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.index import IndexStore
 from memrepo.items.db import DB_NAME
@@ -75,6 +77,7 @@ def test_no_index_yet_is_skipped(memory_repo: MemoryRepo) -> None:
     assert not (memory_repo.folder.state_dir / "index").exists()
 
 
+@pytest.mark.slow
 def test_index_in_step_with_head_and_items_passes(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("Prefers pnpm over npm")
     memory_repo.remember("Standup is at 9:30", private=True)
@@ -83,6 +86,7 @@ def test_index_in_step_with_head_and_items_passes(memory_repo: MemoryRepo) -> No
     assert "1 folder and swarm + 1 item documents" in found.detail
 
 
+@pytest.mark.slow
 def test_swarm_notes_count_as_indexed_documents(memory_repo: MemoryRepo) -> None:
     memory_repo.swarms.add_task("task-root-1", "Fix the flaky CI build")
     memory_repo.swarm_note("task-root-1", "finding", "The runner image is not pinned")
@@ -92,6 +96,7 @@ def test_swarm_notes_count_as_indexed_documents(memory_repo: MemoryRepo) -> None
     assert "2 folder and swarm + 0 item documents" in found.detail
 
 
+@pytest.mark.slow
 def test_index_behind_head_is_info(memory_repo: MemoryRepo) -> None:
     _reindexed(memory_repo).remember("A fact written after the index was built")
     found = check(memory_repo, "index")
@@ -99,6 +104,7 @@ def test_index_behind_head_is_info(memory_repo: MemoryRepo) -> None:
     assert found.detail == "the index is 1 commit behind main; the next recall catches up"
 
 
+@pytest.mark.slow
 def test_index_missing_a_document_it_claims_to_reflect_warns(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("Prefers pnpm over npm")
     memory_repo.remember("Uses fish as the shell")
@@ -112,6 +118,7 @@ def test_index_missing_a_document_it_claims_to_reflect_warns(memory_repo: Memory
     assert check(memory_repo, "index", "ci").status == "FAIL"
 
 
+@pytest.mark.slow
 def test_index_of_another_schema_or_rewritten_history_warns(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("Prefers pnpm over npm")
     _reindexed(memory_repo)
@@ -135,6 +142,7 @@ class _Clock:
         return self.at
 
 
+@pytest.mark.slow
 def test_expired_memory_is_not_counted_as_missing_from_the_index(tmp_path: Path) -> None:
     clock = _Clock(datetime(2026, 3, 2, 12, tzinfo=UTC))
     repo = MemoryRepo.init(tmp_path / "mem", clock=clock)

@@ -47,6 +47,7 @@ def test_the_command_has_help_with_examples(capsys: pytest.CaptureFixture[str]) 
     assert args.port == 0 and args.no_browser
 
 
+@pytest.mark.slow
 def test_hub_prints_a_one_time_address_serves_it_and_stops_on_ctrl_c(root: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(PROJECT)}
     process = subprocess.Popen(

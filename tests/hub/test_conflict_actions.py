@@ -10,11 +10,15 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.clock import FixedClock
 from memrepo.sync import api
 
 from .conftest import Serve
+
+pytestmark = pytest.mark.slow
 
 CLOCK = FixedClock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
 HELIX, VIM = "Editor is helix", "Editor is vim"

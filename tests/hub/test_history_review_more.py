@@ -15,7 +15,7 @@ from memrepo.models.items import candidate
 
 from .conftest import Serve
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_the_commit_page_shows_the_diff_escaped(serve: Serve, root: Path) -> None:

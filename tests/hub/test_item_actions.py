@@ -12,7 +12,7 @@ from memrepo import MemoryRepo
 
 from .conftest import Serve
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def _seed(root: Path) -> str:

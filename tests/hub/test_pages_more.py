@@ -14,7 +14,7 @@ from memrepo import MemoryRepo
 
 from .conftest import Serve
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 SEED = """# Memory
 

@@ -69,6 +69,7 @@ def test_clean_text_is_returned_as_it_is() -> None:
     assert clean_invisible("café ünïcode") == "café ünïcode"
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_nothing_invisible_survives_the_screen(text: str) -> None:
     result = screen(text)

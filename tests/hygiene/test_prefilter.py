@@ -173,6 +173,7 @@ def _pattern_id(case: tuple[Detector, re.Pattern[str]]) -> str:
     return f"{detector.kind}-{detector.find.__name__}-{PATTERNS_OF[detector.find].index(pattern)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ALL_PATTERNS, ids=_pattern_id)
 @settings(max_examples=25)  # 60-odd patterns; the combined tests below draw from all
 @given(data=st.data())
@@ -254,6 +255,7 @@ def test_every_way_a_pattern_begins_meets_its_needs(
         assert any(literal in haystack for literal in wanted), opening
 
 
+@pytest.mark.slow
 @given(TEXTS)
 @example("pa" + LONG_S * 2 + "word=hunter2x")
 @example(f"to{KELVIN}en=abc123def and {DOTTED_I}ntro SECRET: {AWS_SECRET}")
@@ -322,6 +324,7 @@ def test_case_insensitive_patterns_have_folded_needs() -> None:
                 assert literal.isascii() and literal == literal.lower(), literal
 
 
+@pytest.mark.slow
 def test_case_lookalikes_are_every_character_lower_misses() -> None:
     """Over every code point: a character (?i) matches to a folded literal's character
     lowers to that character, unless it is one of CASE_LOOKALIKES (then nothing is folded)."""

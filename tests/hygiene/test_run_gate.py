@@ -122,6 +122,7 @@ RUN_TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 @given(RUN_TEXT)
 def test_long_runs_are_exactly_the_maximal_runs(text: str) -> None:
     expected = [
@@ -182,6 +183,7 @@ ASSIGNMENT_TEXT = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @given(ASSIGNMENT_TEXT)
 def test_the_lowercased_reading_finds_what_case_insensitive_matching_finds(text: str) -> None:
     """On texts without CASE_LOOKALIKES, assignments are read off the lowercased text with

@@ -154,6 +154,7 @@ def test_redacted_lists_only_kinds_in_the_stored_text() -> None:
     assert result.redacted == ()
 
 
+@pytest.mark.slow
 def test_ten_megabytes_are_screened() -> None:
     """Speed is measured in benchmarks/bench_screen.py; here only the outcome."""
     text = (
@@ -167,6 +168,7 @@ def test_ten_megabytes_are_screened() -> None:
     assert "abc123XYZ789" not in result.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text",
     [
@@ -203,6 +205,7 @@ _PIECES = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     pieces=st.lists(

@@ -26,6 +26,8 @@ from memrepo import MemoryRepo
 
 from .leaks import AWS_KEY_ID, GITHUB_TOKEN, leaks
 
+pytestmark = pytest.mark.slow
+
 Run = Callable[..., tuple[int, str, str]]
 CommitCount = Callable[..., int]
 

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .corpus import load_secrets
@@ -28,6 +30,7 @@ def _every_file(root: Path) -> bytes:
     return b"".join(p.read_bytes() for p in root.rglob("*") if p.is_file())
 
 
+@pytest.mark.slow
 def test_no_corpus_secret_reaches_git_files_or_the_index(memory_repo: MemoryRepo) -> None:
     samples = load_secrets()
     for sample in samples:

@@ -99,6 +99,7 @@ def test_strict_privacy_makes_items_private(writer: ItemWriter, settings: Settin
     assert result.item is not None and result.item.privacy == "private"
 
 
+@pytest.mark.slow
 def test_content_over_the_limit_is_cut_and_huge_input_is_fine(writer: ItemWriter) -> None:
     result = writer.ingest(cand("word " * 2_000_000))  # 10 MB
     assert result.item is not None and result.truncated

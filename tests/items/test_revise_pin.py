@@ -54,6 +54,7 @@ def test_revision_is_screened(memory_repo: MemoryRepo) -> None:
     assert memory_repo.item(result.ref).item.status == "active"
 
 
+@pytest.mark.slow
 def test_pin_puts_an_inference_in_l0(memory_repo: MemoryRepo) -> None:
     ref = _private_fact(memory_repo, "The user seems to like short emails")
     assert "short emails" not in _l0(memory_repo)

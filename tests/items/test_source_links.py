@@ -8,6 +8,8 @@ lane) makes a write an edit of that record.
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.models.items import ItemFilters
 
@@ -19,6 +21,7 @@ def _active(repo: MemoryRepo) -> dict[str, str]:
     return {i.content: i.status for i in repo.list_items(ItemFilters(include_private=True))}
 
 
+@pytest.mark.slow
 def test_two_contacts_from_one_source_keep_their_facts(memory_repo: MemoryRepo) -> None:
     ana = memory_repo.remember("Ana's phone is 555 0100", contact_ref="mail:ana", source=SOURCE)
     bo = memory_repo.remember("Bo's phone is 555 0199", contact_ref="mail:bo", source=SOURCE)

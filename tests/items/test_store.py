@@ -145,6 +145,7 @@ def test_garbage_file_is_corrupt_and_untouched(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_truncated_database_is_corrupt_and_untouched(tmp_path: Path, clock: SteppingClock) -> None:
     path = tmp_path / DB_NAME
     with ItemStore(path) as store:

@@ -61,6 +61,7 @@ def test_other_workspaces_and_topic_files_stay_out_of_l0(repo: MemoryRepo) -> No
     assert "Use pnpm" not in l0
 
 
+@pytest.mark.slow
 def test_tags_say_who_did_not_state_it(repo: MemoryRepo) -> None:
     repo.remember("Builds run on Fridays", tainted=True)
     repo.remember("Imported: the office is in Lyon", by="import")
@@ -131,6 +132,7 @@ def test_a_subject_once_highest_trust_then_newest(repo: MemoryRepo) -> None:
     assert sum(text.casefold().split() == ["use", "pnpm", "for", "installs"] for text in l0) == 1
 
 
+@pytest.mark.slow
 def test_l1_is_recall_minus_l0(repo: MemoryRepo) -> None:
     result = build(repo, "use pnpm going through staging first", workspace="Web shop")
     l1 = result.block("l1")
@@ -141,6 +143,7 @@ def test_l1_is_recall_minus_l0(repo: MemoryRepo) -> None:
     assert set(result.refs) >= set(l1.refs)
 
 
+@pytest.mark.slow
 def test_private_items_reach_l1_only_when_the_gate_allows(repo: MemoryRepo) -> None:
     repo.remember("The user's blood type is AB", private=True)  # inferred: L1 only
     query = "what is the blood type"
@@ -152,6 +155,7 @@ def test_private_items_reach_l1_only_when_the_gate_allows(repo: MemoryRepo) -> N
     assert texts(build(repo, query, **shared), "l0")  # shared context still gets the folder
 
 
+@pytest.mark.slow
 def test_contact_and_task_items_come_through_recall(repo: MemoryRepo) -> None:
     repo.remember("Ana prefers calls after 6pm", contact_ref="mail:ana")
     assert "Ana prefers calls after 6pm" not in texts(build(repo, "Ana calls"), "l1")
@@ -181,6 +185,7 @@ def test_strict_workspace_shows_its_private_facts_in_the_users_own_chat(repo: Me
     assert "Patients are seen from 8" not in texts(sub, "l0")
 
 
+@pytest.mark.slow
 def test_a_host_decision_is_used_as_given(repo: MemoryRepo) -> None:
     decision = resolve_memory_injection(InjectionInputs()).model_copy(
         update={"folder_l0": False, "reasons": {}}
@@ -191,6 +196,7 @@ def test_a_host_decision_is_used_as_given(repo: MemoryRepo) -> None:
     assert texts(result, "l1") == []  # recall leaves the folder lane out too
 
 
+@pytest.mark.slow
 def test_a_damaged_item_store_leaves_the_folder_and_says_why(repo: MemoryRepo) -> None:
     repo.close()
     database = repo.folder.state_dir / "items.sqlite3"

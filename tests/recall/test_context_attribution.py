@@ -15,6 +15,8 @@ from memrepo.recall.context_lines import ExtraLayer, SourceLine
 
 from .context_helpers import build, item, texts
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def heard(memory_repo: MemoryRepo) -> list[MemoryUsed]:

@@ -39,6 +39,7 @@ def test_design_defaults(surface: Surface, l1: int) -> None:
     assert budget.limit("swarm", surface) == 400
 
 
+@pytest.mark.slow
 def test_budgets_come_from_the_local_config(memory_repo: MemoryRepo) -> None:
     config = load_config(memory_repo.folder.state_dir)
     config.context = ContextBudgets(l0_tokens=20, l1_compact_tokens=30)

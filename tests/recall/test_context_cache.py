@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .context_helpers import build, item, texts, write
@@ -16,6 +18,7 @@ def builds(repo: MemoryRepo) -> int:
     return repo.context_builder.l0.builds
 
 
+@pytest.mark.slow
 def test_turns_without_writes_reuse_l0(memory_repo: MemoryRepo) -> None:
     memory_repo.remember("The user prefers short answers", by="user")
     first = build(memory_repo, "short answers")

@@ -32,6 +32,7 @@ def l0(repo: MemoryRepo, **fields: object) -> str:
     return "" if block is None else block.text
 
 
+@pytest.mark.slow
 def test_a_rule_planted_after_untrusted_input_never_stands(memory_repo: MemoryRepo) -> None:
     written = memory_repo.remember(PLANTED, tainted=True)  # the agent had read a web page
     assert written.written and written.path == "MEMORY.md"

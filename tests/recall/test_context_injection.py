@@ -14,6 +14,8 @@ from memrepo.recall.context_lines import ExtraLayer, SourceLine
 
 from .context_helpers import build, item, write
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 
 HOSTILE = [

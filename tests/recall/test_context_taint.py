@@ -3,6 +3,8 @@ them; only a pinned one stands in L0 meanwhile (a pin is the user's own act)."""
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .context_helpers import build, item
@@ -23,6 +25,7 @@ def test_a_tainted_standing_item_is_tagged_in_l0(memory_repo: MemoryRepo) -> Non
     assert l0_line(memory_repo, clean) == "- Signs mails as Sam"
 
 
+@pytest.mark.slow
 def test_the_users_clean_restatement_clears_the_tag(memory_repo: MemoryRepo) -> None:
     ref = item(memory_repo, "Always reply in French", kind="rule", source="user_stated",
                tainted=True)  # fmt: skip

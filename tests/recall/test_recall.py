@@ -13,6 +13,8 @@ from memrepo import MemoryRepo
 from memrepo.errors import RecallFailed
 from memrepo.index import IndexRebuiltWarning
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 
 

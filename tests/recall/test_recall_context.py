@@ -10,6 +10,8 @@ from memrepo import MemoryRepo
 
 from .files import commit_file
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 
 CHAT = """# Session 3, 2023-12-30

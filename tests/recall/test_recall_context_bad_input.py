@@ -22,6 +22,7 @@ from .files import commit_file
 Git = Callable[..., str]
 
 
+@pytest.mark.slow
 def test_a_huge_entry_lends_its_neighbours_only_a_bounded_context(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
@@ -50,6 +51,7 @@ def test_a_file_of_many_lines_is_indexed_with_context(memory_repo: MemoryRepo, g
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "query",
     [
@@ -80,6 +82,7 @@ def test_forged_added_dates_index_and_search(memory_repo: MemoryRepo, git: Git, 
     memory_repo.recall("what happened on 31 Dec 9999 or last month")
 
 
+@pytest.mark.slow
 def test_an_index_of_the_old_schema_is_rebuilt_on_open(memory_repo: MemoryRepo, git: Git) -> None:
     commit_file(
         memory_repo,

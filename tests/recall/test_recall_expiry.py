@@ -17,6 +17,8 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.models.context import ContextRequest
 
+pytestmark = pytest.mark.slow
+
 
 @dataclass
 class Clock:

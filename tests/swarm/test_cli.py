@@ -92,6 +92,7 @@ def test_a_secret_only_note_is_reported_as_skipped(run: Run, memory_repo: Memory
     assert not (memory_repo.root / "swarms").exists()
 
 
+@pytest.mark.slow
 def test_the_installed_command_writes_a_note(memory_repo: MemoryRepo, git: Git) -> None:
     def memrepo(*argv: str) -> str:
         return subprocess.run(

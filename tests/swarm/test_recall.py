@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT
 
 
+@pytest.mark.slow
 def test_only_tasks_of_the_swarm_recall_its_notes(repo: MemoryRepo) -> None:
     repo.remember("The staging cluster runs on arm64 nodes")
     repo.swarm_note(CHILD, "finding", "The lockfile hash is missing from the cache key")
@@ -22,6 +25,7 @@ def test_only_tasks_of_the_swarm_recall_its_notes(repo: MemoryRepo) -> None:
     assert [h.text for h in other] == ["The lockfile changelog needs a migration note"]
 
 
+@pytest.mark.slow
 def test_expand_follows_the_same_rule(repo: MemoryRepo) -> None:
     note = repo.swarm_note(CHILD, "finding", "The lockfile hash is missing from the cache key")
     assert note.ref is not None

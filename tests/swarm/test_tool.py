@@ -42,6 +42,7 @@ def test_a_note_lands_in_the_swarm_of_the_context_task(repo: MemoryRepo) -> None
     assert "ubuntu-22.04" in repo.swarm_block(ROOT)
 
 
+@pytest.mark.slow
 def test_a_verifier_may_read_but_not_write(repo: MemoryRepo, git: Git) -> None:
     repo.swarm_note(CHILD, "finding", "The cache key ignores the lockfile")
     before = head(git, repo.root)

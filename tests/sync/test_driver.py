@@ -45,6 +45,7 @@ def memory_md(root: Path) -> str:
     return (root / "MEMORY.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_git_pull_merges_entries_from_both_machines(machines: tuple[Path, Path], git: Git) -> None:
     a, b = machines
     for root in machines:
@@ -80,6 +81,7 @@ def test_without_the_driver_the_same_pull_conflicts(machines: tuple[Path, Path],
     git(b, "merge", "--abort")
 
 
+@pytest.mark.slow
 def test_a_subject_clash_is_resolved_and_the_loser_kept_on_a_branch(
     machines: tuple[Path, Path], git: Git
 ) -> None:
@@ -110,6 +112,7 @@ def test_a_subject_clash_is_resolved_and_the_loser_kept_on_a_branch(
     assert "sync/" not in git(b, "ls-remote", "origin")
 
 
+@pytest.mark.slow
 def test_git_merge_of_a_local_branch_uses_the_driver(tmp_path: Path, git: Git) -> None:
     root = tmp_path / "m"
     MemoryRepo.init(root).close()
@@ -166,6 +169,7 @@ def test_a_conflict_outside_a_merge_still_keeps_the_loser_as_an_object(
     assert git(root, "cat-file", "-p", result.loser_blob) == "theirs\n"
 
 
+@pytest.mark.slow
 def test_git_pull_rebase_replays_entries_without_markers(
     machines: tuple[Path, Path], git: Git
 ) -> None:
@@ -192,6 +196,7 @@ PULLS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", PULLS)
 def test_both_pull_modes_keep_every_entry_and_the_newer_local_value(
     machines: tuple[Path, Path], git: Git, mode: str
@@ -229,6 +234,7 @@ def test_both_pull_modes_keep_every_entry_and_the_newer_local_value(
     assert memory_md(a) == text
 
 
+@pytest.mark.slow
 def test_git_pull_merges_a_memory_file_git_calls_binary(
     machines: tuple[Path, Path], git: Git
 ) -> None:

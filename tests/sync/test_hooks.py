@@ -88,6 +88,7 @@ def test_a_users_own_hook_and_attributes_are_kept(root: Path) -> None:
     assert attributes.read_text() == f"*.png binary\n{ATTRIBUTE_LINE}\n"
 
 
+@pytest.mark.slow
 def test_a_staged_secret_blocks_the_commit_with_file_and_line(root: Path, git: Git) -> None:
     install_git_hooks(root)
     head = git(root, "rev-parse", "HEAD")
@@ -101,6 +102,7 @@ def test_a_staged_secret_blocks_the_commit_with_file_and_line(root: Path, git: G
     assert git(root, "rev-parse", "HEAD") == head
 
 
+@pytest.mark.slow
 def test_commit_all_is_checked_too(root: Path, git: Git) -> None:
     """`git commit -a` stages into a temporary index; the hook must read that one."""
     install_git_hooks(root)
@@ -111,6 +113,7 @@ def test_commit_all_is_checked_too(root: Path, git: Git) -> None:
     assert "MEMORY.md:3" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_format_warning_is_printed_and_the_commit_goes_through(root: Path, git: Git) -> None:
     install_git_hooks(root)
     (root / "topic.md").write_text("- one bullet\n  that goes on\n- fine\n")
@@ -121,6 +124,7 @@ def test_a_format_warning_is_printed_and_the_commit_goes_through(root: Path, git
     assert git(root, "log", "-1", "--format=%s") == "by hand\n"
 
 
+@pytest.mark.slow
 def test_a_clean_commit_is_silent(root: Path, git: Git) -> None:
     install_git_hooks(root)
     (root / "topic.md").write_text("- fine\n")
@@ -148,6 +152,7 @@ def test_install_outside_a_memory_repo_is_a_clear_error(
     assert not (tmp_path / ".git").exists()
 
 
+@pytest.mark.slow
 def test_a_secret_in_a_memory_file_with_a_nul_byte_still_blocks(root: Path, git: Git) -> None:
     """A NUL byte makes git call the file binary; the check still reads a memory file."""
     install_git_hooks(root)

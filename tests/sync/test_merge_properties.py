@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def test_a_side_that_changed_nothing_gives_the_other_side_byte_exact(
     assert merge_file(path, base, changed, base).conflicts == ()
 
 
+@pytest.mark.slow
 @given(paths, files, files, files)
 @example(path="MEMORY.md", base=b"", ours=b"\xef\xbb\xbf", theirs=b"- a\n")
 @settings(max_examples=300)
@@ -70,6 +72,7 @@ def test_every_merged_line_comes_from_an_input(
 words = st.from_regex(r"[a-z]{3,8}", fullmatch=True)
 
 
+@pytest.mark.slow
 @given(
     st.lists(words, unique=True, max_size=8),
     st.data(),

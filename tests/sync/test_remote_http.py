@@ -21,6 +21,8 @@ from memrepo.sync import api
 
 from .conftest import make_bare
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 
 USER, PASSWORD = "alice", "correct-horse-battery"

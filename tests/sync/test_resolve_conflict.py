@@ -19,6 +19,8 @@ from memrepo.sync import api
 
 from .conftest import first_machine, make_bare, remote_refs, second_machine, texts
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 Run = Callable[..., tuple[int, str, str]]
 

@@ -188,6 +188,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
         server.stop()
 
 
+@pytest.mark.slow
 def test_two_machines_sync_over_ssh_with_the_configured_key(
     tmp_path: Path, sshd: SshServer, git: Git
 ) -> None:

@@ -45,6 +45,7 @@ def test_without_remote_or_teams_status_has_no_sync(memory_repo: MemoryRepo) -> 
     assert memory_repo.status().sync is None
 
 
+@pytest.mark.slow
 def test_a_plain_undo_after_a_sync_undoes_my_write_not_the_merge(tmp_path: Path) -> None:
     from .conftest import second_machine
 

@@ -68,6 +68,7 @@ def test_unrelated_histories_are_refused(
     consistent(memory_repo, git)
 
 
+@pytest.mark.slow
 def test_a_rewritten_remote_is_refused_and_local_work_kept(
     tmp_path: Path, remote_url: str, git: Git
 ) -> None:
@@ -108,6 +109,7 @@ def test_a_remote_that_lost_main_is_a_rewrite(tmp_path: Path, git: Git) -> None:
     assert remote_refs(git, str(remote)) == set()
 
 
+@pytest.mark.slow
 def test_binary_conflict_keeps_ours_and_branches_theirs(
     tmp_path: Path, remote_url: str, git: Git
 ) -> None:
@@ -145,6 +147,7 @@ def test_binary_conflict_keeps_ours_and_branches_theirs(
     consistent(b, git)
 
 
+@pytest.mark.slow
 def test_a_subject_changed_on_both_sides_is_resolved_and_reported(
     tmp_path: Path, remote_url: str, git: Git
 ) -> None:
@@ -164,6 +167,7 @@ def test_a_subject_changed_on_both_sides_is_resolved_and_reported(
     assert len(api.conflicts(b.folder)) == 1
 
 
+@pytest.mark.slow
 def test_a_remote_that_keeps_moving_ends_in_sync_rejected(tmp_path: Path, git: Git) -> None:
     remote = make_bare(tmp_path / "remote.git")
     a = first_machine(tmp_path / "a", str(remote))
@@ -232,6 +236,7 @@ def test_daemon_killed_mid_transfer(
     consistent(b, git)
 
 
+@pytest.mark.slow
 def test_an_untracked_file_in_the_way_is_never_overwritten(
     tmp_path: Path, remote_url: str, git: Git
 ) -> None:

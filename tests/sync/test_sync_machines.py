@@ -14,6 +14,8 @@ from memrepo.sync import api
 
 from .conftest import first_machine, remote_refs, second_machine, texts
 
+pytestmark = pytest.mark.slow
+
 Git = Callable[..., str]
 
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.sync import api
 
 from .conftest import first_machine, second_machine
+
+pytestmark = pytest.mark.slow
 
 Git = Callable[..., str]
 

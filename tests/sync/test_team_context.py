@@ -15,6 +15,7 @@ from .test_teams import TEAM_MEMORY, publish
 Git = Callable[..., str]
 
 
+@pytest.mark.slow
 def test_team_entries_join_l0_with_their_refs(
     memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:

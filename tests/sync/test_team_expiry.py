@@ -8,11 +8,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.sync import api
 
 from .conftest import make_bare
 from .test_teams import publish
+
+pytestmark = pytest.mark.slow
 
 Git = Callable[..., str]
 

@@ -133,6 +133,7 @@ def test_two_local_repositories_side_by_side_are_two(tmp_path: Path) -> None:
     assert same_remote(str(dotted), f"file://localhost{tmp_path}/./memory.git/")
 
 
+@pytest.mark.slow
 def test_a_remote_that_holds_a_team_history_is_never_merged_or_pushed(
     tmp_path: Path, git_daemon: GitDaemon, git: Git
 ) -> None:

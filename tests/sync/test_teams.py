@@ -50,6 +50,7 @@ def team(tmp_path: Path, git: Git) -> Path:
     return bare
 
 
+@pytest.mark.slow
 def test_a_team_is_added_fetched_and_recalled(
     memory_repo: MemoryRepo, team: Path, git: Git
 ) -> None:
@@ -80,6 +81,7 @@ def test_team_l0_entries_are_the_team_memory_md(memory_repo: MemoryRepo, team: P
     assert entries[0].ref.startswith("team:core:MEMORY.md#") and entries[0].line == 3
 
 
+@pytest.mark.slow
 def test_sync_moves_teams_to_their_main(
     memory_repo: MemoryRepo, team: Path, git: Git, tmp_path: Path
 ) -> None:
@@ -111,6 +113,7 @@ def test_a_team_that_rewrote_history_is_followed(
     assert [e.text for e in team_l0_entries(memory_repo.folder)] == ["Started over"]
 
 
+@pytest.mark.slow
 def test_an_unreachable_team_keeps_its_last_state(
     memory_repo: MemoryRepo, team: Path, tmp_path: Path
 ) -> None:
@@ -127,6 +130,7 @@ def test_an_unreachable_team_keeps_its_last_state(
     assert len(team_l0_entries(memory_repo.folder)) == 2
 
 
+@pytest.mark.slow
 def test_team_over_the_git_daemon_is_never_pushed_to(
     tmp_path: Path, git_daemon: GitDaemon, git: Git
 ) -> None:
@@ -172,6 +176,7 @@ def test_team_names_urls_and_limits(memory_repo: MemoryRepo, team: Path, tmp_pat
     assert empty.commit is None and empty.last_error is not None  # no main yet: reported
 
 
+@pytest.mark.slow
 def test_removing_a_team_drops_its_clone_and_entries(memory_repo: MemoryRepo, team: Path) -> None:
     api.team_add(memory_repo.folder, "core", str(team))
     assert memory_repo.recall("kestrel").hits
@@ -184,6 +189,7 @@ def test_removing_a_team_drops_its_clone_and_entries(memory_repo: MemoryRepo, te
         api.team_remove(memory_repo.folder, "core")
 
 
+@pytest.mark.slow
 def test_a_reindex_keeps_the_team_lane(memory_repo: MemoryRepo, team: Path) -> None:
     api.team_add(memory_repo.folder, "core", str(team))
     memory_repo.reindex()

@@ -67,6 +67,7 @@ def test_a_wrong_key_is_a_decryption_error(tmp_path: Path) -> None:
         unpack(data, tmp_path, FAST_KDF.derive("wrong"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [KEY, None], ids=["encrypted", "plain"])
 def test_every_single_flipped_byte_is_caught(tmp_path: Path, key: bytes | None) -> None:
     data = build(key, sections={"manifest": b"{}", "bundle": b"x" * 150})
@@ -78,6 +79,7 @@ def test_every_single_flipped_byte_is_caught(tmp_path: Path, key: bytes | None) 
             unpack(bytes(damaged), tmp_path, key)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [KEY, None], ids=["encrypted", "plain"])
 def test_every_truncation_is_caught(tmp_path: Path, key: bytes | None) -> None:
     data = build(key, sections={"bundle": b"y" * 200})

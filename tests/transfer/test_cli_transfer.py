@@ -21,6 +21,7 @@ def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
     return cli_in(memory_repo.root)
 
 
+@pytest.mark.slow
 def test_encrypted_export_and_restore_round_trip(
     run: Run, memory_repo: MemoryRepo, tmp_path: Path, git: Git, monkeypatch: pytest.MonkeyPatch
 ) -> None:

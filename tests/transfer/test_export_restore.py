@@ -59,6 +59,7 @@ def leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
 
 
+@pytest.mark.slow
 def test_restore_gives_the_same_log_entries_items_and_config(
     rich_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:

@@ -209,6 +209,7 @@ def test_dry_run_counts_like_a_real_run_and_writes_nothing(
     assert [getattr(dry, f) for f in fields] == [getattr(real, f) for f in fields]
 
 
+@pytest.mark.slow
 def test_progress_is_reported(memory_repo: MemoryRepo, tmp_path: Path) -> None:
     dump = write_jsonl(tmp_path / "d.jsonl", [{"text": f"Fact number {n}"} for n in range(2500)])
     heard: list[int] = []

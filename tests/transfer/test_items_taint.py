@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.models.items import ItemFilters
+
+pytestmark = pytest.mark.slow
 
 ALL_ITEMS = ItemFilters(status="any", include_private=True)
 
