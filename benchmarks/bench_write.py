@@ -6,8 +6,13 @@ Budgets (issue #2), each the median over --rounds rounds:
 - undo p50 <= 0.7 x `git revert --no-edit` p50.
 After all writes, `git status --porcelain` on the memrepo repo must be empty.
 
+Info beside the budgets: the same kind of write made --alone times back to back after
+each round's loop, and each write's CPU time, so what the loop adds is visible (issue #16:
+the git commands between writes do not make a write do more work, see the docstring of
+`bench_writes`).
+
 Usage: python benchmarks/bench_write.py [--files 500] [--entries 20] [--writes 200]
-       [--undos 40] [--parse-runs 5] [--rounds 3] [--json]
+       [--undos 40] [--parse-runs 5] [--rounds 3] [--alone 50] [--json]
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import argparse
 import json
 import statistics
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -27,24 +34,49 @@ from memrepo.formats import parse
 
 
 def bench_writes(
-    repo: MemoryRepo, baseline: Path, writes: int, files: int, start: int
+    repo: MemoryRepo, baseline: Path, writes: int, files: int, start: int, alone: int = 0
 ) -> dict[str, Any]:
     ours: list[float] = []
+    ours_cpu: list[float] = []
     theirs: list[float] = []
     for n in range(start, start + writes):
         topic = topic_path(n * 7 % files)
         text = f"bench write {n} about thing {n * 3}"
         # Interleaved so machine noise hits both sides alike.
-        ours.append(timed(lambda: repo.remember(text, file=topic)))  # noqa: B023
+        wall, cpu = _timed_cpu(lambda: repo.remember(text, file=topic))  # noqa: B023
+        ours.append(wall)
+        ours_cpu.append(cpu)
         line = f"- {text} [by: agent]\n"
         theirs.append(timed(lambda: _git_write(baseline, topic, line, text)))  # noqa: B023
+    # The same kind of writes with nothing between them: what the loop itself adds.
+    solo: list[float] = []
+    solo_cpu: list[float] = []
+    for n in range(start, start + alone):
+        topic = topic_path(n * 11 % files)
+        text = f"bench write alone {n} about thing {n * 5}"
+        wall, cpu = _timed_cpu(lambda: repo.remember(text, file=topic))  # noqa: B023
+        solo.append(wall)
+        solo_cpu.append(cpu)
     mine, base = Timing.of(ours), Timing.of(theirs)
-    return {
+    result: dict[str, Any] = {
         "memrepo": asdict(mine),
+        "memrepo_cpu_p50_ms": statistics.median(ours_cpu) * 1000,
         "git_cli": asdict(base),
         "p50_ratio": mine.p50_ms / base.p50_ms,
         "p95_ratio_to_git_p50": mine.p95_ms / base.p50_ms,
     }
+    if solo:
+        result["memrepo_alone"] = asdict(Timing.of(solo))
+        result["memrepo_alone_cpu_p50_ms"] = statistics.median(solo_cpu) * 1000
+        result["loop_over_alone_p50"] = mine.p50_ms / result["memrepo_alone"]["p50_ms"]
+    return result
+
+
+def _timed_cpu(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call: a gap between them is time spent waiting."""
+    cpu = time.thread_time()
+    wall = timed(fn)
+    return wall, time.thread_time() - cpu
 
 
 def _git_write(root: Path, topic: str, line: str, text: str) -> None:
@@ -114,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parse-runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
+        "--alone",
+        type=int,
+        default=50,
+        help="writes made back to back after each round's loop, to compare (0: none)",
+    )
+    parser.add_argument(
         "--with-index",
         action="store_true",
         help="open the search index first, so every write also updates it in the same call",
@@ -130,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         rounds.append(
             {
                 "parse": bench_parse(repo, args.parse_runs),
-                "write": bench_writes(repo, baseline, args.writes, args.files, r * args.writes),
+                "write": bench_writes(
+                    repo, baseline, args.writes, args.files, r * args.writes, args.alone
+                ),
                 "undo": bench_undo(repo, baseline, args.undos, r * args.undos),
             }
         )
@@ -146,6 +186,15 @@ def main(argv: list[str] | None = None) -> int:
             "parse_ratio": statistics.median(x["parse"]["ratio"] for x in rounds),
             "parse_and_decode_ratio": statistics.median(x["parse"]["decode_ratio"] for x in rounds),
             "undo_p50_ratio": statistics.median(x["undo"]["p50_ratio"] for x in rounds),
+            **(
+                {
+                    "loop_over_alone_p50": statistics.median(
+                        x["write"]["loop_over_alone_p50"] for x in rounds
+                    )
+                }
+                if args.alone
+                else {}
+            ),
         },
         "budget": {
             "write_p50_ratio": 0.5,
@@ -168,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{p['parse_and_decode_ms']:.1f} ms) | undo p50 {u['memrepo']['p50_ms']:.2f} ms vs "
             f"git revert {u['git_cli']['p50_ms']:.2f} ms"
         )
+        if "memrepo_alone" in w:
+            print(
+                f"round {r}: remember in the loop p50 {w['memrepo']['p50_ms']:.2f} ms (CPU "
+                f"{w['memrepo_cpu_p50_ms']:.2f}) | alone p50 {w['memrepo_alone']['p50_ms']:.2f}"
+                f" ms (CPU {w['memrepo_alone_cpu_p50_ms']:.2f})"
+            )
     for key, value in result["median"].items():
         budget = result["budget"].get(key)
         print(f"median {key}: {value:.2f}" + (f" (budget {budget})" if budget else " (info)"))

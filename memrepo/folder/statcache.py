@@ -202,13 +202,22 @@ class WorktreeWatch:
     """
 
     def __init__(self, root: Path) -> None:
-        self.root = os.fspath(root)
+        self.root = os.path.realpath(root)
         self._fd: int | None = None
         self._dirs: dict[int, str] = {}
         self._pid = 0
         self._finalizer: weakref.finalize[Any, WorktreeWatch] | None = None
         self._broken = True
-        self.supported = _libc is not None and file_system_type(root) in _LOCAL_FILE_SYSTEMS
+        self._supported: bool | None = None
+
+    @property
+    def supported(self) -> bool:
+        """Whether this folder can be watched: Linux, on a local file system (a network
+        one's other clients make no events here). Asked once, on first use."""
+        if self._supported is None:
+            local = file_system_type(Path(self.root)) in _LOCAL_FILE_SYSTEMS
+            self._supported = _libc is not None and local
+        return self._supported
 
     def start(self) -> bool:
         """(Re)build the watch; False when this folder cannot be watched here."""
@@ -314,7 +323,7 @@ class WorktreeScan:
     full scan is made instead whenever the answer could differ: the watch cannot tell
     (None), git's index or HEAD is not what memrepo last saw (a ``git add``, a commit,
     a reset, another process's write), a ``.gitignore`` or ``.gitattributes`` changed,
-    too many paths changed, the last full scan is `FULL_SCAN_SECONDS` old, or
+    too many paths changed, the last full scan is `max_age` old, or
     `invalidate` was called (a write found a save it did not expect).
 
     Why a stale answer can never lose a person's edit (docs/architecture.md §3): a
@@ -324,9 +333,15 @@ class WorktreeScan:
     and is committed as theirs by the first write that sees it.
     """
 
-    def __init__(self, repo: pygit2.Repository, full: Callable[[], dict[str, int]]) -> None:
+    def __init__(
+        self,
+        repo: pygit2.Repository,
+        full: Callable[[], dict[str, int]],
+        max_age: float = FULL_SCAN_SECONDS,
+    ) -> None:
         self.repo = repo
         self.full = full
+        self.max_age = max_age
         self.watch = WorktreeWatch(Path(repo.workdir))
         self._index = os.path.join(repo.path, "index")
         self._known: dict[str, int] | None = None
@@ -349,7 +364,7 @@ class WorktreeScan:
             return self._full_scan()
 
     def _changed_paths(self) -> set[str] | None:
-        if self._known is None or time.monotonic() - self._full_at > FULL_SCAN_SECONDS:
+        if self._known is None or time.monotonic() - self._full_at > self.max_age:
             return None
         if self._stamp != self._now():
             return None

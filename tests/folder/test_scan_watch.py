@@ -47,13 +47,27 @@ def subjects(git: Git, root: Path, count: int) -> list[str]:
 
 
 @watched
-def test_a_second_write_rescans_only_what_changed(tmp_path: Path, git: Git) -> None:
+def test_a_status_after_the_first_rescans_only_what_changed(tmp_path: Path, git: Git) -> None:
+    with folder_with_topics(tmp_path, git) as memory:
+        repo = memory.folder.repo
+        scan = WorktreeScan(repo, lambda: dict(repo.status(untracked_files="all")), 3600)
+        assert scan.status() == {} and scan.full_seconds is not None
+        (memory.root / "topics/t1/f1.md").write_text("# changed\n", encoding="utf-8")
+        assert scan.status() == {"topics/t1/f1.md": pygit2.enums.FileStatus.WT_MODIFIED}
+        assert scan.full_seconds is None
+        scan.watch.close()
+
+
+@watched
+def test_writes_one_after_another_leave_git_status_clean(tmp_path: Path, git: Git) -> None:
     with folder_with_topics(tmp_path, git) as repo:
-        repo.remember("first fact", file="topics/t0/f0.md")
-        assert repo.folder.store.last_full_scan_seconds is not None
-        repo.remember("second fact", file="topics/t1/f1.md")
-        assert repo.folder.store.last_full_scan_seconds is None
+        for n in range(4):
+            repo.remember(f"fact number {n}", file=f"topics/t{n % 3}/f{n}.md")
         assert git(repo.root, "status", "--porcelain") == ""
+        assert subjects(git, repo.root, 5) == [
+            *(f"Remember: fact number {n}" for n in (3, 2, 1, 0)),
+            "topics",
+        ]
 
 
 @watched
