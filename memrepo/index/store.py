@@ -18,11 +18,13 @@ from __future__ import annotations
 import gc
 import json
 import os
+import pickle
 import shutil
 import struct
 import tempfile
 import time
 import warnings
+import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,9 +42,10 @@ from memrepo import progress
 from memrepo._platform import fcntl
 from memrepo.errors import InvalidArgument
 from memrepo.index._screen import screen_value
-from memrepo.index._storage import PrivateCopies, PrivateCopyStorage
+from memrepo.index._storage import IndexFiles, IndexFileStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
 from memrepo.index.schema import FINGERPRINT, ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
+from memrepo.index.scoring import FastBM25F
 
 __all__ = ["IndexHit", "IndexStore", "Rebuild"]
 
@@ -59,13 +62,19 @@ five entries' words: at 100,000 entries a 64 MB buffer peaked at 572 MB RSS, 24 
 264 MB, in the same time (148 s and 156 s on the 2-core machine)."""
 #: BM25F with little length normalisation: an entry is one line, and its context makes
 #: every document about as long as its neighbours' (B 0.3 measured best, recall.md).
+#: This is the ranking model as Whoosh defines it (what a raw Whoosh query is measured
+#: with); searches run it through `FastBM25F`, which gives the same scores bit for bit.
 WEIGHTING = BM25F(B=0.3, K1=1.2)
+_SCORING = FastBM25F(B=WEIGHTING.B, K1=WEIGHTING.K1)
 _FILTER_CACHE = 64
 _FilterKey = frozenset[tuple[str, frozenset[str]]]
 # Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
-# wrap them, so a truncated segment shows up as any of these.
+# wrap them, so a truncated segment shows up as any of these; a segment changed in place
+# under an open store too (its pieces not read yet fail, see `_storage`), and its bytes
+# reach pickle and zlib.
 _DAMAGE = (
     OSError, EOFError, ValueError, KeyError, IndexError, TypeError, LookupError, struct.error,
+    pickle.UnpicklingError, zlib.error,
     WhooshIndexError,  # a directory emptied under an open index: "Index 'MAIN' does not exist"
 )  # fmt: skip
 
@@ -101,7 +110,9 @@ class IndexStore:
         # Whoosh would otherwise re-walk every filter posting list on every search).
         self._denied: dict[_FilterKey, set[int]] = {}
         self._lock_depth = 0
-        self._copies = PrivateCopies()
+        self._pins = 0
+        self._pin_checked = False
+        self._files = IndexFiles()
         self._meta_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
 
     # -- opening and rebuilding ------------------------------------------------------
@@ -130,9 +141,10 @@ class IndexStore:
         return store
 
     def _storage(self) -> FileStorage:
-        """Whoosh's storage reading private copies of the files (see `_storage`): a
-        segment truncated or deleted under a memory map would kill us with SIGBUS."""
-        return PrivateCopyStorage(str(self.path), self._copies)
+        """Whoosh's storage reading the files by piece with `pread` (see `_storage`): a
+        segment truncated under a memory map would kill us with SIGBUS, and copying
+        each segment whole before the first search made a cold recall slow."""
+        return IndexFileStorage(str(self.path), self._files)
 
     def _problem(self) -> str | None:
         """Why the index cannot be used as it is, or None (and the index opened)."""
@@ -166,7 +178,7 @@ class IndexStore:
         """Touch the structures a search starts from: TOC, segments, stored fields, the
         term dictionary and one posting list. Cheap on purpose (every one-shot command
         pays it); deeper damage surfaces in a search, where `_read` rebuilds too."""
-        searcher = self._ix.searcher(weighting=WEIGHTING)
+        searcher = self._ix.searcher(weighting=_SCORING)
         try:
             reader = searcher.reader()
             for docnum in reader.all_doc_ids():
@@ -217,6 +229,8 @@ class IndexStore:
         except BaseException:
             writer.cancel()
             raise
+        finally:
+            self._pin_checked = False  # a read after this write looks for it
 
     def replace(
         self,
@@ -297,11 +311,11 @@ class IndexStore:
         ``limitmb`` is Whoosh's posting buffer before it spills a sorted run to disk; its
         real footprint is several times that in Python objects (see `BULK_LIMIT_MB`).
         """
-        # The old segments are dropped, not read: release their in-memory copies now, so
+        # The old segments are dropped, not read: release the pieces read of them now, so
         # a rebuild does not hold the old index, its posting buffers and the new index
         # at once (at 100,000 entries that was 590 MB).
         self._close_searcher()
-        self._copies.close()
+        self._files.close()
         count = 0
         # No total: `docs` is a stream (a rebuild parses the files as it goes).
         with progress.task(_LABEL) as bar, self._writer(limitmb=limitmb) as writer:
@@ -425,17 +439,38 @@ class IndexStore:
         count: int = self._read(lambda s: s.doc_count())
         return count
 
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Reads inside the block see one commit: the newest when the first of them ran
+        (and this store's own writes). One recall reads several times (the known terms
+        of its query twice, then the search); each looking for a newer commit again
+        cost a directory listing, and two reads could answer from two commits."""
+        self._pins += 1
+        try:
+            yield
+        finally:
+            self._pins -= 1
+            if not self._pins:
+                self._pin_checked = False
+
+    def _current(self) -> Any:
+        """The searcher of the newest commit (or of the pinned one, see `pinned`)."""
+        if self._searcher is not None and self._pin_checked:
+            return self._searcher
+        # Not `Searcher.refresh()`: it reuses segment readers by segment id, so a commit
+        # that only deletes would stay invisible.
+        if self._searcher is None or not self._searcher.up_to_date():
+            self._close_searcher()
+            self._searcher = self._index().searcher(weighting=_SCORING)
+        self._pin_checked = self._pins > 0
+        return self._searcher
+
     def _read(self, action: Callable[[Any], Any]) -> Any:
         """Run ``action(searcher)`` on the newest commit, retrying a racing merge."""
         last: BaseException | None = None
         for _attempt in range(_SEARCH_RETRIES):
             try:
-                # Not `Searcher.refresh()`: it reuses segment readers by segment id, so a
-                # commit that only deletes would stay invisible.
-                if self._searcher is None or not self._searcher.up_to_date():
-                    self._close_searcher()
-                    self._searcher = self._index().searcher(weighting=WEIGHTING)
-                return action(self._searcher)
+                return action(self._current())
             except _DAMAGE as exc:
                 last = exc
                 self._close_searcher()
@@ -447,10 +482,7 @@ class IndexStore:
             if reason is not None:
                 self._rebuild(f"{reason}; reading had failed with {type(last).__name__}")
         try:
-            if self._searcher is None or not self._searcher.up_to_date():
-                self._close_searcher()
-                self._searcher = self._index().searcher(weighting=WEIGHTING)
-            return action(self._searcher)
+            return action(self._current())
         except _DAMAGE as exc:
             raise IndexUnavailable(str(self.path), f"{type(exc).__name__}: {exc}") from exc
 
@@ -475,7 +507,7 @@ class IndexStore:
     def close(self) -> None:
         """Release the searcher and the index handle; the store cannot be used after."""
         self._close_index()
-        self._copies.close()
+        self._files.close()
 
     def __enter__(self) -> IndexStore:
         return self
@@ -493,6 +525,7 @@ class IndexStore:
 
     def _close_searcher(self) -> None:
         self._denied.clear()
+        self._pin_checked = False
         if self._searcher is not None:
             self._searcher.close()
             self._searcher = None

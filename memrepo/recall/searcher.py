@@ -123,12 +123,14 @@ class Searcher:
         try:
             store = self.store()
             self._sync(store)
-            return action(store)
+            with store.pinned():  # the action's reads see the commit just synced
+                return action(store)
         except (*_GONE, RecallFailed):
             self.close()  # reopening checks the index and rebuilds it when it is damaged
         store = self.store()
         self._sync(store)
-        return action(store)
+        with store.pinned():
+            return action(store)
 
     def _sync(self, store: IndexStore) -> None:
         pending, self._pending = self._pending, PendingItems()
