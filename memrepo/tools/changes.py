@@ -24,10 +24,9 @@ from memrepo.errors import (
     ReadOnlyRef,
     ToolInputError,
 )
-from memrepo.folder.repo import parse_ref
 from memrepo.models import RecallHit
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
-from memrepo.tools.files import checked_path, visible_path
+from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.forget import approval_request, own_inference
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import ToolInput, ToolOutput
@@ -170,7 +169,7 @@ def edit(env: ToolEnv, args: EditInput) -> EditOutput:
 def move(env: ToolEnv, args: MoveInput) -> MoveOutput:
     """Move one visible folder entry to another visible file, asking first unless own."""
     hit = _visible_entry(env, MOVE, args.ref.strip())
-    target = checked_path(env, MOVE, args.file)
+    target = checked_path(env, MOVE, args.file, "file")
     own = _allowed(env, hit, "move", target)
     try:
         result = env.repo.move(
@@ -236,8 +235,7 @@ def _visible_entry(env: ToolEnv, tool: str, ref: str) -> RecallHit:
             tool, ["ref: only folder entries (folder:...) change in place; for a memory:... "
                    "item remember the new version with the same subject, or forget it"]
         )  # fmt: skip
-    path, _ = parse_ref(ref)
-    hits = env.repo.expand([ref], **reader(env)) if visible_path(env, path) else []
+    hits = env.repo.expand([ref], **reader(env)) if visible_ref(env, ref) else []
     if not hits:
         raise EntryNotFound(ref, "no memory with this ref is visible to this task")
     return hits[0]

@@ -119,12 +119,25 @@ def visible_path(env: ToolEnv, path: str) -> bool:
     return not workspace or (bool(own and own.strip()) and workspace == slugify(own or ""))
 
 
-def checked_path(env: ToolEnv, tool: str, path: str) -> str:
-    """`path` normalized, or the error a model reads; a hidden file is "not found"."""
+def visible_ref(env: ToolEnv, ref: str) -> bool:
+    """Whether the file a `folder:` ref names is one this task may read: a path that
+    stays inside the memory folder (no `..`, nothing under `.git/`, no NUL) and is
+    visible. A ref that fails is "not found", like one that names nothing."""
+    path, _ = parse_ref(ref)
+    try:
+        relative = normalize_target(env.repo.root, path)
+    except MemrepoError:
+        return False
+    return relative == path and visible_path(env, relative)
+
+
+def checked_path(env: ToolEnv, tool: str, path: str, field: str = "path") -> str:
+    """`path` normalized, or the error a model reads (naming the argument `field`); a
+    hidden file is "not found"."""
     try:
         relative = normalize_target(env.repo.root, path)
     except MemrepoError as exc:
-        raise ToolInputError(tool, [f"path: {exc}"]) from exc
+        raise ToolInputError(tool, [f"{field}: {exc}"]) from exc
     if not visible_path(env, relative):
         raise EntryNotFound(path, "no such memory file is visible to this task")
     return relative
@@ -147,10 +160,8 @@ def read(env: ToolEnv, args: ReadInput) -> ReadOutput:
 
 
 def _memory(env: ToolEnv, ref: str) -> ToolHit:
-    if ref.startswith("folder:"):
-        path, _ = parse_ref(ref)
-        if not visible_path(env, path):
-            raise EntryNotFound(ref, "no memory with this ref is visible to this task")
+    if ref.startswith("folder:") and not visible_ref(env, ref):
+        raise EntryNotFound(ref, "no memory with this ref is visible to this task")
     hits = env.repo.expand([ref], **reader(env))
     if not hits:
         raise EntryNotFound(ref, "no memory with this ref is visible to this task")

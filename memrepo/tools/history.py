@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from memrepo.errors import EntryNotFound, ReadOnlyRef, ToolInputError
-from memrepo.folder.repo import parse_ref
 from memrepo.models import CommitInfo
-from memrepo.tools.files import checked_path, visible_path
+from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import DATA_NOTICE, ToolInput, ToolOutput
 from memrepo.tools.tool import READ_ONLY, Tool
@@ -124,8 +123,7 @@ def why(env: ToolEnv, args: WhyInput) -> WhyOutput:
     if ref.startswith("team:"):
         raise ReadOnlyRef(ref)  # team history lives in the team's own repo
     if ref.startswith("folder:"):
-        path, _ = parse_ref(ref)
-        if not visible_path(env, path):
+        if not visible_ref(env, ref):
             raise EntryNotFound(ref, "no memory with this ref is visible to this task")
     elif ref.startswith("memory:"):
         if not env.repo.expand([ref], **reader(env)):

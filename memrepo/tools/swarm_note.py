@@ -16,7 +16,7 @@ from pydantic import Field
 from memrepo.errors import InvalidArgument, RoleRefused, SwarmError, ToolInputError
 from memrepo.models.swarm import SwarmKind
 from memrepo.swarm import LocalTaskRegistry
-from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, ToolInput, ToolOutput
+from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, Ref, ToolInput, ToolOutput
 from memrepo.tools.tool import Tool, ToolEnv, ToolHints
 
 SWARM_NOTE = "swarm_note"
@@ -36,7 +36,7 @@ class SwarmNoteInput(ToolInput):
         max_length=MAX_TEXT,
         description="One self-contained note a peer can use without your conversation.",
     )
-    sources: list[str] | None = Field(
+    sources: list[Ref] | None = Field(
         default=None,
         max_length=MAX_SOURCES,
         description="Where you saw it: URLs, file paths or refs (at most 5).",

@@ -9,6 +9,7 @@ raises ToolInputError before anything is read or written.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo
 
 InputT = TypeVar("InputT", bound=ToolInput)
+
+#: Control characters no memory, path, ref or name has a use for: NUL and the C0/C1
+#: controls (tab, newline and carriage return are whitespace and stay). The folder layer
+#: would turn a NUL into a space; refusing it tells the model its call was wrong instead
+#: of storing something it did not write.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: Problems listed per call, at most; the rest are summed up in one line.
+_MAX_PROBLEMS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +94,12 @@ class Tool(Generic[InputT]):
         return clean_schema(self.input_model.model_json_schema())
 
     def output_schema(self) -> dict[str, Any] | None:
-        """The JSON schema of the result (`mode="serialization"`: what `run` returns)."""
+        """The JSON schema of the result (`mode="serialization"`: what `run` returns), in
+        its lean form (`lean_schema`): an MCP client checks every result against it."""
         if self.output_model is None:
             return None
-        return clean_schema(self.output_model.model_json_schema(mode="serialization"))
+        schema = clean_schema(self.output_model.model_json_schema(mode="serialization"))
+        return lean_schema(schema)
 
     def validate(self, arguments: Mapping[str, Any]) -> InputT:
         """The arguments as the input model; ToolInputError (model-readable) otherwise.
@@ -97,6 +108,9 @@ class Tool(Generic[InputT]):
         the model meant them first (`memrepo.tools.lenient`), so what a strict-mode
         schema has a model send always validates.
         """
+        controls = control_characters(arguments)
+        if controls:
+            raise ToolInputError(self.name, controls)
         try:
             return self.input_model.model_validate(loosen(self.input_model, arguments))
         except ValidationError as exc:
@@ -106,6 +120,30 @@ class Tool(Generic[InputT]):
         """Validate, apply, and return the result as a JSON-serializable dict."""
         result = self.handler(env, self.validate(arguments))
         return result.model_dump(mode="json")
+
+
+def control_characters(arguments: Mapping[str, Any]) -> list[str]:
+    """One line per string argument (nested ones too) holding a control character, named
+    by its place (`metadata.0.value`); never the value itself."""
+    found: list[str] = []
+
+    def walk(value: Any, where: str) -> None:
+        if len(found) > _MAX_PROBLEMS:
+            return
+        if isinstance(value, str):
+            match = _CONTROL.search(value)
+            if match is not None:
+                code = f"U+{ord(match.group()):04X}"
+                found.append(f"{where}: contains a control character ({code}); remove it")
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                walk(item, f"{where}.{key}" if where else str(key))
+        elif isinstance(value, (list, tuple)):
+            for n, item in enumerate(value):
+                walk(item, f"{where}.{n}")
+
+    walk(arguments, "")
+    return found[:_MAX_PROBLEMS]
 
 
 def describe(exc: ValidationError) -> list[str]:
@@ -156,3 +194,68 @@ def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
     cleaned: dict[str, Any] = walk(schema)
     return cleaned
+
+
+#: Keywords that constrain one JSON type only (or annotate), so `{"type": [T, "null"],
+#: ...}` with them accepts exactly what `anyOf: [{"type": T, ...}, {"type": "null"}]` does.
+_TYPE_KEYWORDS = frozenset(
+    {
+        "type", "format", "pattern", "minLength", "maxLength", "minimum", "maximum",
+        "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "minItems",
+        "maxItems", "properties", "required", "additionalProperties", "description",
+    }
+)  # fmt: skip
+
+
+def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` accepting exactly the same values, cheaper to check: local `$ref`s
+    inlined (a recursive one keeps the schema as it is) and every optional field's
+    `anyOf: [{"type": T}, {"type": "null"}]` written `{"type": [T, "null"]}`.
+
+    Why: the MCP SDK's client validates each tool result against the output schema with
+    jsonschema, and a `null` checked against `anyOf` first fails its `T` branch, which
+    builds an error object; a recall result has dozens of such fields. Flat, the check
+    costs half as much (benchmarks/bench_mcp.py measures the round trip it is part of).
+    """
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [inline(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name in seen or name not in defs:
+                raise _Recursive(name)
+            target = inline(defs[name], (*seen, name))
+            return {**target, **{k: inline(v, seen) for k, v in node.items() if k != "$ref"}}
+        return {k: inline(v, seen) for k, v in node.items() if k != "$defs"}
+
+    try:
+        inlined = inline(schema, ())
+    except _Recursive:
+        return schema
+    lean: dict[str, Any] = _collapse_nullable(inlined)
+    return lean
+
+
+class _Recursive(Exception):
+    """A `$ref` that cannot be inlined (recursive or dangling)."""
+
+
+def _collapse_nullable(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_collapse_nullable(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _collapse_nullable(value) for key, value in node.items()}
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        (other,) = [branch for branch in branches if branch != {"type": "null"}]
+        kind = other.get("type") if isinstance(other, dict) else None
+        if isinstance(kind, str) and set(other) <= _TYPE_KEYWORDS and not set(other) & set(node):
+            collapsed = {key: value for key, value in node.items() if key != "anyOf"}
+            return {**collapsed, **other, "type": [kind, "null"]}
+    return node
