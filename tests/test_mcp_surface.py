@@ -8,19 +8,21 @@ from __future__ import annotations
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp]")
 
 import anyio
+import mcp.types as types
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 import memrepo
-from memrepo import MemoryRepo
+from memrepo import FixedClock, MemoryRepo
 from memrepo.mcp.server import build_server
 from memrepo.tools import MemoryTools, ToolContext, allow_all, deny_all
 from memrepo.tools.approval import ForgetRequest
@@ -250,9 +252,18 @@ def test_resources_templates_and_the_context_block(repo: MemoryRepo) -> None:
                 await client.read_resource("memrepo://file/workspaces/web-shop.md")
             )
             seen["context"] = text_of(await client.read_resource("memrepo://context/chat"))
+            for surface in ("plan_step", "follow_up"):
+                seen[surface] = text_of(await client.read_resource(f"memrepo://context/{surface}"))
+            seen["memory_md"] = text_of(await client.read_resource("memrepo://MEMORY.md"))
+            seen["workspace"] = text_of(await client.read_resource("memrepo://workspace/web-shop"))
             for uri in (
                 "memrepo://file/workspaces/clinic.md",
                 "memrepo://file/../x.md",
+                "memrepo://file/%2E%2E/x.md",
+                "memrepo://file/.git/config",
+                "memrepo://file/swarms/x/notes.md",
+                "memrepo://file/MEMORY%00.md",
+                "memrepo://workspace/clinic",
                 "memrepo://context/nope",
             ):
                 with pytest.raises(MCPError):
@@ -268,6 +279,10 @@ def test_resources_templates_and_the_context_block(repo: MemoryRepo) -> None:
     assert seen["templates"] == ["memrepo://file/{path}", "memrepo://context/{surface}"]
     assert "Deploys go through staging first" in seen["file"]
     assert '<memory layer="L0">' in seen["context"] and "prefers tea" in seen["context"]
+    for surface in ("plan_step", "follow_up"):
+        assert "prefers tea" in seen[surface], surface
+    assert "The user prefers tea over coffee" in seen["memory_md"]
+    assert "Deploys go through staging first" in seen["workspace"]
 
 
 def test_the_prompt_names_only_the_tools_the_host_sees(repo: MemoryRepo) -> None:
@@ -340,3 +355,140 @@ def test_swarm_note_works_for_sessions_that_name_their_task(repo: MemoryRepo) ->
     view = repo.swarm_view("read-logs")
     texts = " ".join(n.text for n in view.findings)
     assert "arm64 runners" in texts and "cold runs flake" in texts
+
+
+SEED = "".join(
+    f"{line}\n"
+    for line in (
+        "# Memory",
+        "",
+        "- Deploy day is Friday [subject: deploy-day; by: agent; added: 2026-02-01]",
+        "- Deploy day is Monday [subject: deploy-day; by: user; added: 2025-01-01]",
+        "- Ana owns the billing services [by: agent; added: 2026-01-01]",
+        "- Ana owns the billing service [by: agent; added: 2026-02-01]",
+        "- Old person's note [expires: 2020-01-01]",
+        "",
+        "## Index",
+    )
+)
+
+
+def dreamed(root: Path) -> tuple[MemoryRepo, str]:
+    """A repo whose dream left three operations on a review branch (it changes what a
+    person wrote, so it waits for the user)."""
+    repo = MemoryRepo.init(root, clock=FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC)))
+    (repo.root / "MEMORY.md").write_text(SEED, encoding="utf-8")
+    git(repo.root, "commit", "-q", "-am", "hand edit")
+    report = repo.dream()
+    assert report.review is not None and len(report.pending_review) == 3
+    return repo, report.review
+
+
+def test_a_pending_review_is_listed_shown_and_decided_only_with_approval(tmp_path: Path) -> None:
+    repo, name = dreamed(tmp_path / "mem")
+    asked: list[ForgetRequest] = []
+
+    def deny(request: ForgetRequest) -> bool:
+        asked.append(request)
+        return False
+
+    def approve(request: ForgetRequest) -> bool:
+        asked.append(request)
+        return True
+
+    async def go(approval: Callable[[ForgetRequest], bool], call: dict[str, Any]) -> Any:
+        async with connected(tools_for(repo, approval=approval)) as client:
+            seen = {
+                "status": ok(await client.call_tool("memory_status", {})),
+                "listed": ok(await client.call_tool("memory_reviews", {})),
+                "shown": ok(await client.call_tool("memory_reviews", {"name": name})),
+                "decided": await client.call_tool("memory_review", call),
+            }
+            return seen
+
+    head = git(repo.root, "rev-parse", "HEAD")
+    denied = anyio.run(go, deny, {"name": name, "decision": "accept"})
+    assert denied["status"]["pending_reviews"] == [name]
+    ((listed,),) = [denied["listed"]["reviews"]]
+    assert listed["name"] == name and listed["operations"] == 3 and listed["up_to_date"]
+    operations = denied["shown"]["operations"]
+    assert [op["number"] for op in operations] == [1, 2, 3]
+    assert all(op["reason"] for op in operations)
+    assert "[1] remove (expiry)" in denied["shown"]["diff"]
+    assert "did not approve" in error_line(denied["decided"])
+    assert [r.action for r in asked] == ["accept_review"]
+    assert git(repo.root, "rev-parse", "HEAD") == head  # nothing landed
+    assert [r.name for r in repo.list_reviews()] == [name]
+
+    accepted = anyio.run(go, approve, {"name": name, "decision": "accept", "ops": [1]})
+    result = ok(accepted["decided"])
+    assert result["decision"] == "accept" and result["commit"]
+    assert len(result["accepted"]) == 1 and len(result["rejected"]) == 2
+    assert "Old person's note" not in (repo.root / "MEMORY.md").read_text()
+    assert repo.list_reviews() == []
+    assert git(repo.root, "status", "--porcelain") == ""
+
+
+def test_a_review_can_be_rejected_with_approval(tmp_path: Path) -> None:
+    repo, name = dreamed(tmp_path / "mem")
+
+    async def go() -> Any:
+        async with connected(tools_for(repo, approval=allow_all)) as client:
+            return await client.call_tool("memory_review", {"name": name, "decision": "reject"})
+
+    result = ok(anyio.run(go))
+    assert result["decision"] == "reject" and len(result["rejected"]) == 3
+    assert (repo.root / "MEMORY.md").read_text() == SEED
+    assert git(repo.root, "branch", "--list", "dream/*") == ""
+
+
+def meta(values: dict[str, object]) -> types.RequestParamsMeta:
+    """A request's `_meta` with memrepo's keys (the SDK types only its own)."""
+    return cast(types.RequestParamsMeta, values)
+
+
+def test_a_host_names_the_task_of_a_call_in_its_meta(repo: MemoryRepo) -> None:
+    """One connection, several tasks: `_meta` (the host's, never the model's) names the
+    call's task, its parent and title; without it the call is the server's task."""
+    repo.swarms.add_task("fix-ci", "Fix the flaky CI build")
+    server_task = MemoryTools(repo, ToolContext(task_id="mcp-0a1b2c", task_title="MCP session"))
+    logs = meta({"memrepo/task": "read-logs", "memrepo/parent": "fix-ci", "memrepo/title": "Logs"})
+    note = {"kind": "finding", "text": "The flake only happens on the arm64 runners"}
+
+    async def go() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(server_task) as client:
+            seen["note"] = ok(await client.call_tool("swarm_note", note, meta=logs))
+            fact = {"text": "The arm64 runners share one cache volume"}
+            seen["fact"] = ok(await client.call_tool("memory_remember", fact, meta=logs))
+            ref = seen["fact"]["ref"]
+            # The server's own task did not write it: not its own, so it asks (denied).
+            seen["not_own"] = await client.call_tool("memory_forget", {"ref": ref})
+            seen["own"] = ok(
+                await client.call_tool(
+                    "memory_forget", {"ref": ref}, meta=meta({"memrepo/task": "read-logs"})
+                )
+            )
+            wrong: list[dict[str, object]] = [
+                {"memrepo/task": 5},
+                {"memrepo/task": "a\x00b"},
+                {"memrepo/parent": "x"},
+                {"memrepo/task": "t" * 201},
+            ]
+            for bad in wrong:
+                seen[repr(bad)] = await client.call_tool(
+                    "memory_recall", {"query": "x"}, meta=meta(bad)
+                )
+        return seen
+
+    seen = anyio.run(go)
+    assert seen["note"]["status"] == "written"
+    view = repo.swarm_view("fix-ci")
+    assert "read-logs" in view.members
+    assert [n.text for n in view.findings] == ["The flake only happens on the arm64 runners"]
+    assert "did not approve" in error_line(seen["not_own"])
+    assert seen["own"]["approval"] == "own_inference"
+    log = git(repo.root, "log", "--format=%s%n%b")
+    assert "Memrepo-Task: read-logs" in log and "mcp-0a1b2c" not in log
+    bad = [error_line(v) for k, v in seen.items() if k.startswith("{")]
+    assert len(bad) == 4 and all("_meta" in line for line in bad), bad

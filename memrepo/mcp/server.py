@@ -3,7 +3,8 @@ the memory files and the prompt context as resources and a prompt with the routi
 guidance of the tools the host sees.
 
 The server is one task as far as memory is concerned: one `ToolContext` (task id,
-workspace, untrusted flag) for the whole connection. MCP gives a server no view of the
+workspace, untrusted flag) for the whole connection, unless the host names a call's task
+in its `_meta` (`memrepo.mcp.calls`). MCP gives a server no view of the
 user's messages, so `user_asked` can never be confirmed here and every write is
 `inferred` unless the host sets `user_asked_to_remember`; changing anything the session
 did not infer itself follows the host's `approval` (the CLI: `--allow-forget` or deny).
@@ -32,6 +33,7 @@ from mcp.shared.exceptions import MCPError
 from memrepo import __version__
 from memrepo.engine import MemoryRepo
 from memrepo.errors import MemrepoError
+from memrepo.mcp.calls import call_context
 from memrepo.mcp.guidance import GUIDANCE_PROMPT, guidance
 from memrepo.mcp.resources import read_resource, resource_templates, resources
 from memrepo.serving import RepoWorker
@@ -81,7 +83,9 @@ def build_server(tools: MemoryTools) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            result = await worker.run(tools.dispatch, params.name, params.arguments or {})
+            context = call_context(params.name, tools.context, params.meta)
+            arguments = params.arguments or {}
+            result = await worker.run(tools.dispatch, params.name, arguments, context)
         except MemrepoError as exc:  # the model reads the reason and can correct itself
             return _error(str(exc))
         except Exception as exc:  # a bug must not end the session: say so in one line

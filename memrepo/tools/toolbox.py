@@ -55,17 +55,22 @@ class MemoryTools:
         return anthropic_tools(self.registry, strict=strict)
 
     def dispatch(
-        self, name: str, arguments: str | bytes | Mapping[str, Any] | None = None
+        self,
+        name: str,
+        arguments: str | bytes | Mapping[str, Any] | None = None,
+        context: ToolContext | None = None,
     ) -> dict[str, Any]:
         """Apply one tool call; `arguments` as the model sent them (a JSON object text
         or an already parsed mapping). Returns the result as a JSON-serializable dict.
+        `context` replaces `self.context` for this call only (a server that serves
+        several tasks over one connection names the call's task with it).
 
         A malformed call raises ToolInputError, a refused or impossible one the specific
         MemrepoError (ApprovalDenied, EntryNotFound, ...): give `str(exc)` back to the
         model as the tool's error result. Nothing is written when either is raised.
         """
         tool = self.registry.get(name)
-        env = ToolEnv(self.repo, self.context, self.approval)
+        env = ToolEnv(self.repo, context or self.context, self.approval)
         return tool.run(env, parse_arguments(name, arguments))
 
 
