@@ -27,6 +27,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from starlette.responses import PlainTextResponse
 
 from memrepo import MemoryRepo
 from memrepo.cli import mcp as cli_mcp
@@ -463,3 +464,196 @@ def test_twenty_concurrent_clients_lose_nothing(serve: Serve, root: Path) -> Non
             assert f"Remember: {fact(client_no, write_no)}" in log
     assert served.log().count("tools/call memory_remember -> 200") == CLIENTS * WRITES
     assert served.stop() == 0
+
+
+# --- what the SDK's own client sends wrong, invalid JSON, a client that hangs up ---------
+
+
+async def list_tools_with(url: str, headers: dict[str, str]) -> list[str]:
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(PATIENCE)) as http,
+        Client(streamable_http_client(url, http_client=http)) as session,
+    ):
+        return [t.name for t in (await session.list_tools()).tools]
+
+
+def test_the_sdk_client_with_a_foreign_host_or_origin_gets_nothing(
+    serve: Serve, root: Path, token_file: Path
+) -> None:
+    served = serve(root, "--token-file", str(token_file))
+    good = {"Authorization": f"Bearer {TOKEN}"}
+    for wrong in ({"Host": f"evil.example:{served.port}"}, {"Origin": "http://evil.example"}):
+        with pytest.raises(BaseExceptionGroup) as caught:
+            anyio.run(list_tools_with, served.url, good | wrong)
+        assert caught.group_contains(MCPError, depth=None)
+    assert "memory_recall" in anyio.run(list_tools_with, served.url, good)
+    log = served.log()
+    assert "refused (wrong Host header) -> 421" in log
+    assert "refused (Origin not allowed) -> 403" in log
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (b"{not json", -32700),
+        (b"\xff\xfe\x00", -32700),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ', -32700),
+        (b"[]", -32602),
+        (b'"a string"', -32602),
+        (b'{"jsonrpc": "2.0"}', -32602),
+    ],
+)
+def test_invalid_json_is_a_json_rpc_error_and_the_server_keeps_serving(
+    serve: Serve, root: Path, token_file: Path, body: bytes, code: int
+) -> None:
+    served = serve(root, "--token-file", str(token_file))
+    answer = post(served.url, {"Authorization": f"Bearer {TOKEN}"}, body)
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == code
+    assert post(served.url, {"Authorization": f"Bearer {TOKEN}"}, OPENING).status_code == 200
+    assert "Remember:" not in git_log(root)
+    assert served.log().count(" -> 400 in ") == 1 and "Traceback" not in served.log()
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from memrepo.folder.lock import WriteLock
+with WriteLock(Path(sys.argv[1]), 10):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def modern_call(port: int, name: str, arguments: dict[str, Any]) -> bytes:
+    """One tools/call POST of the 2026 protocol era (no session needed), as raw bytes."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    version = MODERN_PROTOCOL_VERSIONS[-1]
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": {"name": "hang-up", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    params = {"name": name, "arguments": arguments, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+    head = request_head(
+        port,
+        f"Content-Length: {len(body)}",
+        f"MCP-Protocol-Version: {version}",
+        "Mcp-Method: tools/call",
+        f"Mcp-Name: {name}",
+    )
+    return head + body.encode()
+
+
+def test_a_client_that_hangs_up_mid_call_leaves_the_repo_whole(
+    serve: Serve, root: Path, token_file: Path
+) -> None:
+    """The call waits for another process's write lock; the client closes its connection;
+    then the lock is released. The write lands whole or not at all, and the same server
+    goes on answering."""
+    served = serve(root, "--token-file", str(token_file))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(root / ".git" / "memrepo")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment(),
+    )  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    try:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=PATIENCE) as sock:
+            sock.sendall(modern_call(served.port, "memory_remember", {"text": "Left mid-call"}))
+            # Not a timing assertion: only a moment for the call to reach the lock.
+            threading.Event().wait(0.5)
+    finally:
+        holder.communicate("\n", timeout=PATIENCE)
+
+    async def again() -> dict[str, Any]:
+        async with client(served.url) as session:
+            return structured(
+                await session.call_tool("memory_remember", {"text": "A later write lands"})
+            )
+
+    assert anyio.run(again)["status"] == "written"
+    log = git_log(root)
+    assert "Remember: A later write lands" in log
+    assert log.count("Remember: Left mid-call") <= 1  # whole or not at all
+    done = subprocess.run(["git", "-C", str(root), "fsck", "--strict"], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    status = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain"], capture_output=True, text=True
+    )
+    assert status.stdout == ""
+    assert served.process.poll() is None and "Traceback" not in served.log()
+
+
+async def write_through(session: Client, label: str, count: int) -> list[dict[str, Any]]:
+    return [
+        structured(
+            await session.call_tool(
+                "memory_remember", {"text": f"Server {label} fact {n} about the build cache"}
+            )
+        )
+        for n in range(count)
+    ]
+
+
+def test_a_stdio_server_and_an_http_server_on_one_repo_lose_nothing(
+    serve: Serve, root: Path, token_file: Path
+) -> None:
+    """Two server processes on the same repo, writing at once: every write lands, one
+    commit each, and git finds nothing wrong."""
+    from mcp.client.stdio import StdioServerParameters
+
+    served = serve(root, "--token-file", str(token_file))
+    stdio = StdioServerParameters(
+        command=sys.executable,
+        args=command(root)[1:],
+        env={k: v for k, v in environment().items() if k.startswith(("GIT_", "HOME", "PY"))},
+        cwd=str(PROJECT),
+    )
+    per_server = 25
+
+    async def both() -> list[dict[str, Any]]:
+        results: list[dict[str, Any]] = []
+        async with client(served.url) as remote, Client(stdio) as local:
+
+            async def run(session: Client, label: str) -> None:
+                results.extend(await write_through(session, label, per_server))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(run, remote, "http")
+                group.start_soon(run, local, "stdio")
+        return results
+
+    results = anyio.run(both)
+    assert len(results) == 2 * per_server and all(r["status"] == "written" for r in results)
+    assert len({r["commit"] for r in results}) == 2 * per_server
+    log = git_log(root)
+    for label in ("http", "stdio"):
+        for n in range(per_server):
+            assert f"Remember: Server {label} fact {n} about the build cache" in log
+    done = subprocess.run(["git", "-C", str(root), "fsck", "--strict"], capture_output=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_token_check_compares_digests_of_one_length() -> None:
+    """Constant time by construction: whatever a client sends is hashed to 32 bytes
+    before `hmac.compare_digest` compares it with the token's digest, so neither a wrong
+    token's content nor its length changes what is compared (no timing is measured here:
+    the suite has no timed assertions)."""
+    hosts = mcp_http.allowed_hosts("127.0.0.1", 8765)
+    logged: list[str] = []
+    gate = mcp_http.Gate(
+        PlainTextResponse("ok"),
+        settings=mcp_http.security_settings(hosts),
+        token=TOKEN,
+        max_body=MIB,
+        log=logged.append,
+    )
+    assert gate.digest is not None
+    for given in ("", "x", TOKEN[:-1], TOKEN + "x", "y" * 10_000):
+        assert len(mcp_http._digest(given)) == len(gate.digest) == 32
+    assert gate._authorized(f"Bearer {TOKEN}") and gate._authorized(f"bearer {TOKEN}")
+    for header in (None, "", "Bearer", f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x",
+                   f"Basic {TOKEN}", TOKEN, f"Bearer{TOKEN}"):  # fmt: skip
+        assert not gate._authorized(header), header
