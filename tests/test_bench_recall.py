@@ -24,7 +24,8 @@ FIGURES = {
     "incremental_ratio",
     "catchup_ratio",
     "peak_rss_mb",
-    "cli_seconds",
+    "cli_seconds_300",
+    "cli_seconds_600",
 }
 
 
@@ -49,4 +50,14 @@ def test_bench_recall_reports_every_figure() -> None:
         assert recall["memrepo"]["n"] == recall["fts5"]["n"] == recall["raw_whoosh"]["n"] == 12
         assert recall["queries_with_hits"] > 0  # queries come from the corpus
     assert result["rebuild"]["documents"] == 600 + 1  # plus the MEMORY.md fact
-    assert len(result["cli"]["runs"]) == 5
+    for size in ("300", "600"):
+        cli = result["cli"][size]
+        assert len(cli["runs"]) == 5
+        assert set(cli["split"]) == {
+            "import_s",
+            "search_import_s",
+            "open_s",
+            "first_search_s",
+            "second_search_s",
+        }
+        assert all(value > 0 for value in cli["split"].values())
