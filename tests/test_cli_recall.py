@@ -44,6 +44,7 @@ def test_hostile_query_and_bad_trust(run: Run) -> None:
     assert code == 1 and "min_trust" in err
 
 
+@pytest.mark.slow
 def test_reindex(run: Run) -> None:
     code, out, _ = run("reindex", "--json")
     assert code == 0
@@ -77,6 +78,7 @@ def test_invalid_bytes_in_a_query_give_valid_json(memory_repo: MemoryRepo) -> No
     assert payload["hits"][0]["text"] == "We ship the postgres 16 migration on March 3"
 
 
+@pytest.mark.slow
 def test_recall_explain_prints_where_words_matched(run: Run, tmp_path: Path) -> None:
     root = tmp_path / "mem"
     assert run("init", str(root))[0] == 0

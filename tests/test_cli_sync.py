@@ -62,6 +62,7 @@ def test_a_url_with_credentials_is_refused_with_the_reason(
     assert "carries credentials" in err and "hunter2" not in err
 
 
+@pytest.mark.slow
 def test_clone_sync_and_conflicts_end_to_end(
     run: Run, tmp_path: Path, remote: str, git: Git
 ) -> None:

@@ -71,6 +71,7 @@ def test_hostile_date_queries_are_bounded(memory_repo: MemoryRepo, query: str) -
     memory_repo.recall(query)  # no crash, whatever it finds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "added", ["9999-12-31", "0001-01-01", "2023-02-30", "yesterday", "2023-13", "x" * 500, ""]
 )
