@@ -363,6 +363,7 @@ class GitStore:
             self._move_branch(prepared.commit_id, prepared.parent_id, prepared.message)
         except WorktreeChanged:
             self.journal.clear()  # every file was put back: nothing to recover
+            self._scan.invalidate()  # a save no scan had seen: the next one looks at all
             raise
         self._reached("ref")
         self._update_index(prepared.blob_ids, stats, prepared.links)
