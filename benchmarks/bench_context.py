@@ -30,7 +30,7 @@ from _common import Timing, timed
 from bench_recall import build, corpus, queries
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextBudgets, ContextRequest
+from memrepo.models.prompt_context import ContextBudgets, ContextRequest
 
 BUDGET = {"context_p50_ratio": 2.0}
 WORKSPACE = "ws01"

@@ -69,12 +69,6 @@ if TYPE_CHECKING:
     from memrepo.dreaming import DreamModel, OfflineModel
     from memrepo.dreaming.openai import OpenAIModel
     from memrepo.engine import MemoryRepo
-    from memrepo.models.context import (
-        ContextBlocks,
-        ContextRequest,
-        InjectionDecision,
-        InjectionInputs,
-    )
     from memrepo.models.dream import DreamReport
     from memrepo.models.folder import (
         CommitInfo,
@@ -89,6 +83,12 @@ if TYPE_CHECKING:
     )
     from memrepo.models.health import HealthReport, SourcesReport
     from memrepo.models.items import ItemFilters, MemoryItem
+    from memrepo.models.prompt_context import (
+        ContextBlocks,
+        ContextRequest,
+        InjectionDecision,
+        InjectionInputs,
+    )
     from memrepo.models.recall import RecallHit, RecallResult
     from memrepo.models.swarm import SwarmNoteResult, SwarmView
     from memrepo.models.sync import SyncReport, SyncStatus
@@ -116,8 +116,8 @@ from memrepo.version import __version__ as __version__
 _LAZY = {
     "Clock": "memrepo.clock",
     "CommitInfo": "memrepo.models.folder",
-    "ContextBlocks": "memrepo.models.context",
-    "ContextRequest": "memrepo.models.context",
+    "ContextBlocks": "memrepo.models.prompt_context",
+    "ContextRequest": "memrepo.models.prompt_context",
     "ContextSource": "memrepo.recall.context_lines",
     "CredentialProvider": "memrepo.sync.credentials",
     "DreamModel": "memrepo.dreaming",
@@ -131,8 +131,8 @@ _LAZY = {
     "HealthReport": "memrepo.models.health",
     "Identity": "memrepo.clock",
     "ImportReport": "memrepo.models.transfer",
-    "InjectionDecision": "memrepo.models.context",
-    "InjectionInputs": "memrepo.models.context",
+    "InjectionDecision": "memrepo.models.prompt_context",
+    "InjectionInputs": "memrepo.models.prompt_context",
     "ItemFilters": "memrepo.models.items",
     "Lane": "memrepo.recall.lanes",
     "LintProblem": "memrepo.models.folder",

@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextBlocks
 from memrepo.models.items import candidate
+from memrepo.models.prompt_context import ContextBlocks
 
 pytestmark = pytest.mark.slow
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from memrepo.errors import InvalidArgument
+from memrepo.layout import ENTRY_POINT
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -155,7 +156,7 @@ def enclosing_memory_repo(start: Path) -> Path | None:
     MEMORY.md or memrepo's state folder); None for any other place."""
     for folder in (start, *start.parents):
         if (folder / ".git").exists():
-            memory = (folder / "MEMORY.md").is_file() or (folder / ".git" / "memrepo").is_dir()
+            memory = (folder / ENTRY_POINT).is_file() or (folder / ".git" / "memrepo").is_dir()
             return folder if memory else None
     return None
 

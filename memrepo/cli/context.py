@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from memrepo.cli._common import Subparsers, command, emit, open_repo
 
 if TYPE_CHECKING:
-    from memrepo.models.context import ContextBlocks
+    from memrepo.models.prompt_context import ContextBlocks
 
 
 def register(commands: Subparsers) -> None:
@@ -41,7 +41,7 @@ def register(commands: Subparsers) -> None:
 
 
 def _context(args: argparse.Namespace) -> int:
-    from memrepo.models.context import ContextRequest
+    from memrepo.models.prompt_context import ContextRequest
 
     request = ContextRequest(
         query=args.query,
@@ -59,7 +59,7 @@ def _context(args: argparse.Namespace) -> int:
 
 def describe(result: ContextBlocks) -> str:
     """The injected text, then the gate's decision, refs, sizes and any failure."""
-    from memrepo.models.context import GATE_LAYERS
+    from memrepo.models.prompt_context import GATE_LAYERS
 
     parts = [result.text or "(no memory for this turn)", "", "--- gate"]
     decision = result.decision

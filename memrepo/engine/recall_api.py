@@ -10,7 +10,7 @@ from memrepo.layout import item_ids
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 if TYPE_CHECKING:
-    from memrepo.models.context import ContextBlocks, ContextRequest, MemoryUsed
+    from memrepo.models.prompt_context import ContextBlocks, ContextRequest, MemoryUsed
 
 
 class ReaderContext(TypedDict, total=False):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from memrepo.errors import MemrepoError
 from memrepo.folder.branches import REVIEW_PREFIX
 from memrepo.folder.refs import branch_tips
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, places, plural, skipped
+from memrepo.health.readings import HealthContext
 from memrepo.models.health import HealthCheck
 
 

@@ -11,8 +11,8 @@ from memrepo.errors import FormatError
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX
 from memrepo.folder.secret_scan import SecretAt, secret_values, secrets_in, secrets_in_files
 from memrepo.formats import normalize_text, parse
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, places, plural
+from memrepo.health.readings import HealthContext
 from memrepo.models.folder import LintProblem
 from memrepo.models.health import HealthCheck
 from memrepo.recall.context_budget import estimate_tokens

@@ -13,9 +13,9 @@ import json
 from memrepo.errors import FormatError
 from memrepo.folder.refs import commits_behind
 from memrepo.formats import Document, parse
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, plural, skipped
 from memrepo.health.index_read import IndexFacts, read_index_facts
+from memrepo.health.readings import HealthContext
 from memrepo.models.health import HealthCheck
 from memrepo.recall import expiry
 from memrepo.recall.documents import indexed_path

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from memrepo._platform import fcntl
 from memrepo.folder.lock import LOCK_NAME
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded
+from memrepo.health.readings import HealthContext
 from memrepo.models.health import HealthCheck
 
 

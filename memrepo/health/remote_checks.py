@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from memrepo.errors import MemrepoError
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, places, plural, skipped
+from memrepo.health.readings import HealthContext
 from memrepo.health.thresholds import Limit
 from memrepo.models.health import SEVERITY, HealthCheck
 from memrepo.models.sync import SyncStatus, TeamInfo

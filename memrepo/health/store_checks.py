@@ -6,8 +6,8 @@ both checks are then SKIP (creating an empty file just to measure it would be a 
 
 from __future__ import annotations
 
-from memrepo.health.readings import HealthContext
 from memrepo.health.grading import graded, plural, skipped
+from memrepo.health.readings import HealthContext
 from memrepo.models.health import HealthCheck
 
 MIB = 1024 * 1024

@@ -20,9 +20,9 @@ from urllib.parse import unquote
 import mcp.types as types
 
 from memrepo.errors import EntryNotFound, MemrepoError
-from memrepo.folder.paths import normalize_target, slugify
-from memrepo.folder.repo import ENTRY_POINT
-from memrepo.models.context import ContextRequest, Surface
+from memrepo.folder.paths import normalize_target
+from memrepo.layout import ENTRY_POINT, workspace_file, workspace_slug
+from memrepo.models.prompt_context import ContextRequest, Surface
 from memrepo.tools import MemoryTools
 from memrepo.tools.files import visible_path
 from memrepo.tools.tool import ToolEnv
@@ -36,8 +36,7 @@ SURFACES: tuple[str, ...] = get_args(Surface)
 
 
 def _workspace_slug(tools: MemoryTools) -> str | None:
-    workspace = tools.context.workspace
-    return slugify(workspace) if workspace and workspace.strip() else None
+    return workspace_slug(tools.context.workspace)
 
 
 def resources(tools: MemoryTools) -> list[types.Resource]:
@@ -55,7 +54,7 @@ def resources(tools: MemoryTools) -> list[types.Resource]:
         found.append(
             types.Resource(
                 uri=f"{WORKSPACE_URI}{slug}",
-                name=f"workspaces/{slug}.md",
+                name=workspace_file(slug),
                 description="What is remembered for this workspace (empty until the first write).",
                 mime_type=MARKDOWN,
             )
@@ -105,7 +104,7 @@ def _file(tools: MemoryTools, uri: str) -> str:
     if uri == MEMORY_URI:
         path = ENTRY_POINT
     elif slug is not None and uri == f"{WORKSPACE_URI}{slug}":
-        path = f"workspaces/{slug}.md"
+        path = workspace_file(slug)
     elif uri.startswith(FILE_URI):
         path = _visible(tools, unquote(uri.removeprefix(FILE_URI)))
     else:
@@ -113,7 +112,7 @@ def _file(tools: MemoryTools, uri: str) -> str:
     try:
         return tools.repo.read_text(path)
     except EntryNotFound:
-        if path == f"workspaces/{slug}.md":
+        if slug is not None and path == workspace_file(slug):
             return ""  # nothing remembered for this workspace yet
         raise EntryNotFound(uri, "no such resource; see resources/list for this session") from None
 

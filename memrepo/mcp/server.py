@@ -30,7 +30,6 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
-from memrepo import __version__
 from memrepo.engine import MemoryRepo
 from memrepo.errors import MemrepoError
 from memrepo.mcp.calls import call_context
@@ -39,6 +38,7 @@ from memrepo.mcp.resources import read_resource, resource_templates, resources
 from memrepo.serving import RepoWorker
 from memrepo.tools import MemoryTools
 from memrepo.tools.tool import Tool
+from memrepo.version import __version__
 
 SERVER_NAME = "memrepo"
 INSTRUCTIONS = (

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from memrepo.models.context import BlockName, ContextBudgets, ContextLine, Surface
+from memrepo.models.prompt_context import BlockName, ContextBudgets, ContextLine, Surface
 
 _WIDE = re.compile(
     "[\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from memrepo.errors import RecallFailed, StoreError
 from memrepo.layout import ITEM_REF_PREFIX, item_ids, workspace_slug
-from memrepo.models.context import (
+from memrepo.models.prompt_context import (
     BlockName,
     ContextBlock,
     ContextBlocks,

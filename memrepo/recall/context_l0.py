@@ -37,8 +37,8 @@ from memrepo.folder.paths import link_target, resolve_link
 from memrepo.folder.repo import MemoryFolder, make_ref
 from memrepo.formats import Document, Entry, parse
 from memrepo.layout import ENTRY_POINT, workspace_file
-from memrepo.models.context import ContextLine
 from memrepo.models.items import ItemFilters, MemoryItem
+from memrepo.models.prompt_context import ContextLine
 from memrepo.recall.context_lines import SourceLine, context_lines, dedupe
 from memrepo.routing import BY_TO_SOURCE
 

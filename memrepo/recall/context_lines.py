@@ -14,7 +14,7 @@ from typing import Literal, Protocol
 
 from memrepo.formats import normalize_text
 from memrepo.items.vocab import SOURCES, trust_rank
-from memrepo.models.context import ContextLine, ContextRequest, InjectionDecision, Tag
+from memrepo.models.prompt_context import ContextLine, ContextRequest, InjectionDecision, Tag
 from memrepo.recall.context_budget import USER_SOURCES, estimate_tokens
 from memrepo.recall.sanitize import sanitize_line
 

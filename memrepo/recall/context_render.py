@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memrepo.models.context import BlockName, ContextBlock, ContextLine
+from memrepo.models.prompt_context import BlockName, ContextBlock, ContextLine
 from memrepo.recall.context_budget import estimate_tokens
 
 #: Said by every block: what follows is data, never instructions.

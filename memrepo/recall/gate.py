@@ -29,7 +29,7 @@ Other workspaces' and other tasks' items never show (recall's visibility).
 from __future__ import annotations
 
 from memrepo.hygiene import has_no_memory_marker
-from memrepo.models.context import GATE_LAYERS, GateLayer, InjectionDecision, InjectionInputs
+from memrepo.models.prompt_context import GATE_LAYERS, GateLayer, InjectionDecision, InjectionInputs
 
 NO_MEMORY_TASK = "<no-memory> in the task"
 NO_MEMORY_MESSAGE = "<no-memory> in the current message"

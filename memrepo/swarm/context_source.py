@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memrepo.errors import SwarmError
-from memrepo.models.context import ContextRequest, InjectionDecision
+from memrepo.models.prompt_context import ContextRequest, InjectionDecision
 from memrepo.models.swarm import SwarmNote, SwarmView
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from memrepo.folder.repo import MemoryFolder
 from memrepo.layout import TEAM_REF_PREFIX
-from memrepo.models.context import ContextRequest, InjectionDecision
+from memrepo.models.prompt_context import ContextRequest, InjectionDecision
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 from memrepo.routing import BY_TO_SOURCE
 from memrepo.sync.teams import team_l0_entries

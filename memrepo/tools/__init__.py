@@ -7,7 +7,6 @@ server alike, so the schema a model sees is the one its call is validated agains
 """
 
 from memrepo.tools.approval import ForgetApproval, ForgetRequest, allow_all, deny_all
-from memrepo.tools.context import Role, ToolContext
 from memrepo.tools.exporters import anthropic_tools, openai_responses_tools, openai_tools
 from memrepo.tools.intent import asks_to_remember
 from memrepo.tools.models import (
@@ -30,6 +29,7 @@ from memrepo.tools.registry import (
     default_registry,
 )
 from memrepo.tools.tool import Tool, ToolEnv
+from memrepo.tools.tool_context import Role, ToolContext
 from memrepo.tools.toolbox import MemoryTools
 
 __all__ = [

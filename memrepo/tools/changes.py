@@ -24,6 +24,7 @@ from memrepo.errors import (
     ReadOnlyRef,
     ToolInputError,
 )
+from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models import RecallHit
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.files import checked_path, visible_path, visible_ref
@@ -228,7 +229,7 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
 
 def _visible_entry(env: ToolEnv, tool: str, ref: str) -> RecallHit:
     """The folder entry `ref` names, when this task may see it ("not found" otherwise)."""
-    if ref.startswith("team:"):
+    if ref.startswith(TEAM_REF_PREFIX):
         raise ReadOnlyRef(ref)
     if not ref.startswith("folder:"):
         raise ToolInputError(

@@ -19,8 +19,8 @@ from memrepo.errors import ApprovalDenied, EntryNotFound, ReadOnlyRef, ToolInput
 from memrepo.folder.authorship import entry_commits
 from memrepo.folder.reinforcements import party, repeated_by
 from memrepo.folder.repo import parse_ref
+from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import RecallHit
-from memrepo.models.items import ITEM_REF_PREFIX
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import ForgetInput, ForgetOutput
@@ -37,7 +37,7 @@ FOLDER_PREFIX = "folder:"
 def forget(env: ToolEnv, args: ForgetInput) -> ForgetOutput:
     """Forget `args.ref` when it is visible and either the task's own or approved."""
     ref = args.ref.strip()
-    if ref.startswith("team:"):
+    if ref.startswith(TEAM_REF_PREFIX):
         raise ReadOnlyRef(ref)
     if not ref.startswith((FOLDER_PREFIX, ITEM_REF_PREFIX)):
         raise ToolInputError(

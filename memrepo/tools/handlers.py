@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memrepo.errors import InvalidArgument, PathOutsideRoot, ToolInputError
-from memrepo.folder.paths import slugify
+from memrepo.layout import SWARM_DIR, WORKSPACE_DIR, workspace_file, workspace_slug
 from memrepo.models import RecallHit, WriteResult
 from memrepo.routing import choose_route
 from memrepo.tools.models import (
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 RECALL = "memory_recall"
 REMEMBER = "memory_remember"
-_RESERVED_DIRS = ("swarms/",)  # swarm files are written by swarm_note only
+_RESERVED_DIRS = (SWARM_DIR,)  # swarm files are written by swarm_note only
 
 
 def reader(env: ToolEnv) -> dict[str, Any]:
@@ -159,7 +159,7 @@ def _source_link(env: ToolEnv, args: RememberInput) -> str | None:
     already says which task wrote them.
     """
     workspace = _target_workspace(env, args)
-    key = slugify(workspace) if workspace else None
+    key = workspace_slug(workspace)
     route = choose_route(
         workspace=key,
         contact_ref=env.context.contact_ref if args.scope == "contact" else None,
@@ -175,7 +175,7 @@ def _source_link(env: ToolEnv, args: RememberInput) -> str | None:
 def _shares_globally(env: ToolEnv) -> bool:
     """A workspace with memory off or strict privacy never writes into shared memory."""
     workspace = env.context.workspace
-    settings = env.repo.config.workspace(slugify(workspace) if workspace else None)
+    settings = env.repo.config.workspace(workspace_slug(workspace))
     return settings.memory_on and settings.privacy == "normal"
 
 
@@ -204,9 +204,10 @@ def _file_problems(file: str, workspace: str | None) -> list[str]:
     path = file.strip().lstrip("./")
     if path.startswith(_RESERVED_DIRS):
         return ["file: swarm folders are written with swarm_note, not memory_remember"]
-    if path.startswith("workspaces/"):
-        own = f"workspaces/{slugify(workspace)}" if workspace else None
-        if own is None or path.removesuffix(".md") != own:
+    if path.startswith(WORKSPACE_DIR):
+        slug = workspace_slug(workspace)
+        own = workspace_file(slug) if slug else None
+        if own is None or path.removesuffix(".md") + ".md" != own:
             return ["file: another workspace's file; omit file to use this workspace's"]
     return []
 

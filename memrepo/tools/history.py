@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from memrepo.errors import EntryNotFound, ReadOnlyRef, ToolInputError
+from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import CommitInfo
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.handlers import reader
@@ -120,12 +121,12 @@ def _visible_change(env: ToolEnv, commit: CommitInfo) -> Change | None:
 def why(env: ToolEnv, args: WhyInput) -> WhyOutput:
     """The history of one memory this task can see."""
     ref = args.ref.strip()
-    if ref.startswith("team:"):
+    if ref.startswith(TEAM_REF_PREFIX):
         raise ReadOnlyRef(ref)  # team history lives in the team's own repo
     if ref.startswith("folder:"):
         if not visible_ref(env, ref):
             raise EntryNotFound(ref, "no memory with this ref is visible to this task")
-    elif ref.startswith("memory:"):
+    elif ref.startswith(ITEM_REF_PREFIX):
         if not env.repo.expand([ref], **reader(env)):
             raise EntryNotFound(ref, "no memory with this ref is visible to this task")
     else:

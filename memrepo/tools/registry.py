@@ -8,7 +8,7 @@ reviews (`review`) and swarm_note in their modules. A host's own tool joins with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from memrepo.errors import InvalidArgument, ToolInputError
@@ -103,11 +103,20 @@ class ToolRegistry:
         for tool in tools:
             self.register(tool)
 
-    def register(self, tool: Tool[Any]) -> None:
-        """Add one more tool; a second tool with the same name is a mistake, refused."""
+    def register(self, tool: Tool[Any]) -> Callable[[], None]:
+        """Add one more tool (it appears on every face built from this registry: MCP,
+        OpenAI, Anthropic); a second tool with the same name is a mistake, refused. Returns
+        the function that takes it out again, the shape of every memrepo extension
+        (docs/architecture.md §1)."""
         if tool.name in self._tools:
             raise InvalidArgument(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+
+        def unregister() -> None:
+            if self._tools.get(tool.name) is tool:
+                del self._tools[tool.name]
+
+        return unregister
 
     def get(self, name: str) -> Tool[Any]:
         """The tool `name`; an unknown name is the model's mistake, said so it can retry."""

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ValidationError
 
 from memrepo.errors import ToolInputError
 from memrepo.tools.approval import ForgetApproval, deny_all
-from memrepo.tools.context import ToolContext
 from memrepo.tools.lenient import loosen
 from memrepo.tools.models import ToolInput
+from memrepo.tools.tool_context import ToolContext
 
 if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from memrepo.errors import ToolInputError
 from memrepo.tools.approval import ForgetApproval, deny_all
-from memrepo.tools.context import ToolContext
 from memrepo.tools.exporters import Strict, anthropic_tools, openai_responses_tools, openai_tools
 from memrepo.tools.registry import ToolRegistry, default_registry
 from memrepo.tools.tool import ToolEnv
+from memrepo.tools.tool_context import ToolContext
 
 if TYPE_CHECKING:
     from memrepo.engine import MemoryRepo

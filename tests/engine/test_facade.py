@@ -13,7 +13,7 @@ from memrepo import InvalidArgument, MemoryRepo
 from memrepo.engine.core import Area, RepoParts
 from memrepo.engine.verb import verb
 from memrepo.index import PlainQuery
-from memrepo.models.context import ContextRequest, InjectionDecision
+from memrepo.models.prompt_context import ContextRequest, InjectionDecision
 from memrepo.models.swarm import TaskInfo
 from memrepo.models.writes import RememberRequest
 from memrepo.recall.context_lines import ExtraLayer, SourceLine

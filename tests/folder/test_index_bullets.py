@@ -17,7 +17,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.cli import main
 from memrepo.formats import parse
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 Git = Callable[..., str]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memrepo import EntryNotFound, MemoryRepo
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 
 def _contact_fact(repo: MemoryRepo, text: str, by: str = "agent") -> str:

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from memrepo import MemoryRepo
-from memrepo.models.context import BlockName, ContextBlocks, ContextRequest
 from memrepo.models.items import candidate
+from memrepo.models.prompt_context import BlockName, ContextBlocks, ContextRequest
 
 
 def item(repo: MemoryRepo, content: str, **fields: Any) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextRequest, InjectionInputs
+from memrepo.models.prompt_context import ContextRequest, InjectionInputs
 from memrepo.recall.gate import resolve_memory_injection
 
 from .context_helpers import build, item, texts, write

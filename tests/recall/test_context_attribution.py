@@ -10,7 +10,7 @@ import pytest
 
 from memrepo import MemoryRepo
 from memrepo.config import load_config, save_config
-from memrepo.models.context import ContextRequest, InjectionDecision, MemoryUsed
+from memrepo.models.prompt_context import ContextRequest, InjectionDecision, MemoryUsed
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 
 from .context_helpers import build, item, texts

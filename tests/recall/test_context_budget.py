@@ -6,7 +6,7 @@ import pytest
 
 from memrepo import MemoryRepo
 from memrepo.config import load_config, save_config
-from memrepo.models.context import ContextBudgets, ContextRequest, Surface
+from memrepo.models.prompt_context import ContextBudgets, ContextRequest, Surface
 from memrepo.recall.context_budget import ContextBudget, estimate_tokens
 from memrepo.recall.context_builder import ContextBuilder
 

@@ -17,7 +17,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.cli import main
 from memrepo.errors import EntryNotFound, ReadOnlyRef
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 from .context_helpers import item
 

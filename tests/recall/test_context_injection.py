@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextBlocks, ContextRequest, InjectionDecision
+from memrepo.models.prompt_context import ContextBlocks, ContextRequest, InjectionDecision
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 
 from .context_helpers import build, item, write

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from memrepo.models.context import GATE_LAYERS, InjectionInputs
+from memrepo.models.prompt_context import GATE_LAYERS, InjectionInputs
 from memrepo.recall.gate import resolve_memory_injection
 
 OWN = "the user's own private context"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 pytestmark = pytest.mark.slow
 

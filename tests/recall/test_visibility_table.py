@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextBlocks, ContextRequest
+from memrepo.models.prompt_context import ContextBlocks, ContextRequest
 
 from .context_helpers import item
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 from .conftest import CHILD, GRANDCHILD, OTHER_ROOT, ROOT
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextRequest
+from memrepo.models.prompt_context import ContextRequest
 
 from .test_teams import TEAM_MEMORY, publish
 

@@ -109,3 +109,22 @@ def test_the_default_registry_is_untouched_by_a_host_s_tool() -> None:
         [t["name"] for t in anthropic_tools()],
     ):
         assert "shout" not in names and names == default_registry().names()
+
+
+def test_an_unregistered_tool_leaves_every_face(repo: MemoryRepo) -> None:
+    """A tool plugs in like every extension: `register` returns its way out."""
+    registry = default_registry()
+    unregister = registry.register(SHOUT)
+    assert "shout" in [t["name"] for t in anthropic_tools(registry)]
+    unregister()
+    unregister()  # twice is harmless
+    assert registry.names() == default_registry().names()
+    assert "shout" not in [t["name"] for t in openai_responses_tools(registry)]
+    listed, _ = anyio.run(over_mcp_listing, MemoryTools(repo, ToolContext(), registry=registry))
+    assert "shout" not in [t.name for t in listed]
+
+
+async def over_mcp_listing(tools: MemoryTools) -> tuple[list[Any], None]:
+    async with Client(build_server(tools)) as client:
+        listed = await client.list_tools()
+    return listed.tools, None

@@ -4,8 +4,8 @@ fact) is tainted like a folder entry: stored so, shown so by recall, tagged in t
 from __future__ import annotations
 
 from memrepo import MemoryRepo
-from memrepo.models.context import ContextRequest
 from memrepo.models.items import ItemFilters
+from memrepo.models.prompt_context import ContextRequest
 
 from .helpers import ToolsFor
 

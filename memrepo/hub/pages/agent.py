@@ -10,7 +10,7 @@ from starlette.responses import Response
 from memrepo.hub.forms import BadForm
 from memrepo.hub.handling import Endpoint, hub_of, query_of
 from memrepo.models import ContextRequest
-from memrepo.models.context import GATE_LAYERS
+from memrepo.models.prompt_context import GATE_LAYERS
 
 SURFACES = ("chat", "plan_step", "follow_up")
 MAX_QUERY = 2000
