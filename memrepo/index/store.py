@@ -70,6 +70,7 @@ five entries' words: at 100,000 entries a 64 MB buffer peaked at 572 MB RSS, 24 
 WEIGHTING = BM25F(B=0.3, K1=1.2)
 _SCORING = FastBM25F(B=WEIGHTING.B, K1=WEIGHTING.K1)
 _FILTER_CACHE = 64
+_KNOWN_CACHE = 4096
 _FilterKey = frozenset[tuple[str, frozenset[str]]]
 # Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
 # wrap them, so a truncated segment shows up as any of these; a segment changed in place
@@ -112,6 +113,9 @@ class IndexStore:
         # Filter doc-id sets of the current searcher (visibility repeats across recalls;
         # Whoosh would otherwise re-walk every filter posting list on every search).
         self._denied: dict[_FilterKey, set[int]] = {}
+        # Whether the current searcher holds a term, by (field, term): every recall asks
+        # it of its words twice (prefix and label), and words repeat across recalls.
+        self._known: dict[tuple[str, str], bool] = {}
         self._lock_depth = 0
         self._pins = 0
         self._pin_checked = False
@@ -431,8 +435,17 @@ class IndexStore:
         wanted = list(terms)
 
         def look(searcher: Any) -> set[str]:
-            reader = searcher.reader()
-            return {term for term in wanted if reader.doc_frequency(fieldname, term)}
+            known, reader = self._known, searcher.reader()
+            if len(known) >= _KNOWN_CACHE:
+                known.clear()
+            found = set()
+            for term in wanted:
+                held = known.get((fieldname, term))
+                if held is None:
+                    held = known[(fieldname, term)] = bool(reader.doc_frequency(fieldname, term))
+                if held:
+                    found.add(term)
+            return found
 
         found: set[str] = self._read(look) if wanted else set()
         return found
@@ -528,6 +541,7 @@ class IndexStore:
 
     def _close_searcher(self) -> None:
         self._denied.clear()
+        self._known.clear()
         self._pin_checked = False
         if self._searcher is not None:
             self._searcher.close()
