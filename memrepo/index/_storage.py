@@ -37,8 +37,9 @@ from whoosh.system import IS_LITTLE
 __all__ = ["CHUNK_BITS", "IndexFileChanged", "IndexFileStorage", "IndexFiles", "SourceFile"]
 
 CHUNK_BITS = 16
-"""A piece is 64 KiB: a posting block or a term lookup rarely spans two, and a cold
-search at 100,000 entries reads a few hundred of them (a few MB of a 92 MB segment)."""
+"""A piece is 64 KiB: a posting block or a term lookup rarely spans two. At 100,000
+entries, opening the index read 1.9 MB of its 92 MB segment (26 reads) and a one-shot
+recall 7.8 MB in all (116 reads), where the whole segment was copied before."""
 _LARGE = 4
 """A read spanning more pieces than this (a column's offsets array) is read directly,
 once, without being kept as pieces: it is read into its own array anyway."""
