@@ -41,9 +41,12 @@ def bench_writes(
     a write's CPU time is the same in the loop and alone (loop over alone 1.02 on average
     over 12 rounds at 500 and 5,000 files, 0.87-1.22, no direction), as are its blocking
     waits and page faults; the baseline's git commands run in another clone and never
-    touch memrepo's index. What differs is time the write spends not running: a plain
-    sleep as long as git's commands, in their place, slows the next write as much. So the loop measures a write that
-    follows other work (as an agent's does); the CPU figures say what the write costs.
+    touch memrepo's index. What differs is time the write spends not running, waiting
+    to run again after its blocking steps (renames, lock files): a plain sleep as long
+    as git's commands, in their place, slows the next write as much, a busy loop there
+    does not: waking an idle machine is what costs, not git's work. So the loop measures
+    a write that follows a pause (as an agent's does); the CPU figures say what the
+    write itself costs.
     """
     ours: list[float] = []
     ours_cpu: list[float] = []
