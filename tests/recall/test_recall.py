@@ -245,8 +245,9 @@ def test_empty_query_finds_nothing(repo: MemoryRepo) -> None:
 
 def test_index_truncated_while_open_is_rebuilt(repo: MemoryRepo) -> None:
     """Segments cut under an open searcher: never a crash (a memory-mapped segment would
-    kill the process with SIGBUS), never 'nothing': the open searcher reads its private
-    copy, and the next searcher finds the damage and rebuilds with a warning."""
+    kill the process with SIGBUS), never 'nothing': the open searcher serves what it has
+    read (or sees the change on its next piece read and rebuilds), and the next searcher
+    finds the damage and rebuilds with a warning."""
     assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
     for segment in (repo.folder.state_dir / "index").glob("*.seg"):
         segment.write_bytes(segment.read_bytes()[:30])
