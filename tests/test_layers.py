@@ -122,6 +122,7 @@ def test_imports_point_down_the_ranks() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_list_of_known_upward_imports_only_shrinks() -> None:
     gone = sorted(KNOWN_UPWARD - upward_imports())
     assert not gone, "no longer happen, delete them from KNOWN_UPWARD:\n" + "\n".join(gone)

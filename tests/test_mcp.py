@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 from memrepo import MemoryRepo
 from memrepo.tools import anthropic_tools
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 PROJECT = Path(__file__).resolve().parents[1]
 #: `memrepo` as the console script runs it, without depending on where pip put the script.

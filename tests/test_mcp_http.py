@@ -185,6 +185,7 @@ async def round_trip(url: str, mode: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.slow
 def test_round_trip_over_http(serve: Serve, root: Path, token_file: Path, mode: str) -> None:
     """Both eras of the protocol: the 2026 per-request one the SDK negotiates by default,
     and the initialize handshake with a session that today's hosts speak."""
@@ -219,6 +220,7 @@ async def call_with_open_session_then(url: str, stop: Callable[[], int]) -> int:
         return await anyio.to_thread.run_sync(stop)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_while_a_session_is_open(
     serve: Serve, root: Path, token_file: Path
 ) -> None:
@@ -252,6 +254,7 @@ OPENING = json.dumps(
 ).encode()
 
 
+@pytest.mark.slow
 def test_requests_without_the_right_token_host_or_origin_are_refused(
     serve: Serve, root: Path
 ) -> None:
@@ -292,6 +295,7 @@ async def list_tools(url: str, token: str | None) -> list[str]:
         return [t.name for t in (await session.list_tools()).tools]
 
 
+@pytest.mark.slow
 def test_the_sdk_client_without_the_token_gets_nothing(
     serve: Serve, root: Path, token_file: Path
 ) -> None:
@@ -332,6 +336,7 @@ def request_head(port: int, *lines: str) -> bytes:
     return ("\r\n".join(fixed) + "\r\n\r\n").encode()
 
 
+@pytest.mark.slow
 def test_an_oversized_body_is_refused_and_the_server_keeps_serving(
     serve: Serve, root: Path, token_file: Path
 ) -> None:
@@ -396,6 +401,7 @@ def refused_start(root: Path, *args: str, **env: str) -> tuple[int, str]:
     return done.returncode, done.stderr
 
 
+@pytest.mark.slow
 def test_it_will_not_serve_beyond_loopback_without_a_token(root: Path, tmp_path: Path) -> None:
     code, err = refused_start(root, "--http", "--host", "0.0.0.0", "--port", "0")
     assert code == 1
@@ -449,6 +455,7 @@ async def many_clients(url: str) -> list[dict[str, Any]]:
     return results
 
 
+@pytest.mark.slow
 def test_twenty_concurrent_clients_lose_nothing(serve: Serve, root: Path) -> None:
     served = serve(root, MEMREPO_MCP_TOKEN=TOKEN)
     results = anyio.run(many_clients, served.url)

@@ -106,6 +106,7 @@ def test_every_tool_has_a_title_hints_and_an_output_schema(repo: MemoryRepo) -> 
     assert {"memory_forget", "memory_edit", "memory_undo", "memory_review"} <= destructive
 
 
+@pytest.mark.slow
 def test_read_and_list_see_only_this_sessions_files(repo: MemoryRepo) -> None:
     async def go() -> dict[str, Any]:
         seen: dict[str, Any] = {}
@@ -143,6 +144,7 @@ def test_read_and_list_see_only_this_sessions_files(repo: MemoryRepo) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_sessions_own_memory_changes_at_once_and_is_undoable(repo: MemoryRepo) -> None:
     async def go() -> dict[str, Any]:
         seen: dict[str, Any] = {}
@@ -189,6 +191,7 @@ def test_the_sessions_own_memory_changes_at_once_and_is_undoable(repo: MemoryRep
     assert git(repo.root, "status", "--porcelain") == ""
 
 
+@pytest.mark.slow
 def test_what_the_session_does_not_own_asks_the_user(repo: MemoryRepo) -> None:
     asked: list[ForgetRequest] = []
 

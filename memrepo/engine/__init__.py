@@ -110,7 +110,8 @@ class MemoryRepo:
         return restore_archive(path, target, passphrase=passphrase)
 
     def close(self) -> None:
-        """Finish queued item writes and close the database (the folder needs no closing)."""
+        """Finish queued item writes, close the database and the index, and give back the
+        folder's working-tree watch (the repo stays usable: what is used again reopens)."""
         self.parts.close()
 
     def __enter__(self) -> Self:

@@ -102,7 +102,9 @@ class RepoParts:
         return builder
 
     def close(self) -> None:
-        """Finish queued item writes and close the database (the folder needs no closing)."""
+        """Finish queued item writes, close the database and the index, and give back
+        the folder's working-tree watch."""
+        self.folder.close()
         if self._searcher is not None:
             self._searcher.close()
             self._searcher = None

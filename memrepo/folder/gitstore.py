@@ -33,7 +33,6 @@ from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.bulkwrite import WorktreePlan
 from memrepo.folder.journal import BrokenJournal, Journal, JournalEntry
 from memrepo.folder.objects import NewObjects, signature
-from memrepo.folder.statcache import WorktreeScan
 from memrepo.folder.trees import (
     blob_data,
     build_tree,
@@ -42,6 +41,7 @@ from memrepo.folder.trees import (
     store_blob,
     walk_tree,
 )
+from memrepo.folder.worktree_scan import WorktreeScan
 
 #: The branch of a new memory repo (an existing repo keeps the branch HEAD is on).
 MAIN = "refs/heads/main"
@@ -236,7 +236,7 @@ class GitStore:
 
     def _status(self) -> dict[str, int]:
         """git status of the worktree: a full scan, or only the paths that can have
-        changed since the last one (`statcache.WorktreeScan`)."""
+        changed since the last one (`worktree_scan.WorktreeScan`)."""
         return self._scan.status()
 
     @property
@@ -247,6 +247,10 @@ class GitStore:
     def rescan(self) -> None:
         """Make the next status a full scan (a write met a save it had not seen)."""
         self._scan.invalidate()
+
+    def close(self) -> None:
+        """Release the working-tree watch (`WorktreeScan.close`); the store stays usable."""
+        self._scan.close()
 
     def _full_status(self) -> dict[str, int]:
         """git status of the whole worktree. libgit2 fails with "error reading file for hashing"

@@ -464,6 +464,11 @@ class MemoryFolder:
             events=tuple(events),
         )
 
+    def close(self) -> None:
+        """Release what the folder holds open between writes (the working-tree watch);
+        it stays usable, and a later write scans in full again."""
+        self.store.close()
+
     def status(self) -> WorktreeStatus:
         """Uncommitted edits a person made (what the next write will commit first)."""
         pending = self.store.pending_edits()

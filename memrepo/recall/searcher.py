@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from memrepo.errors import IndexUnavailable, InvalidArgument, RecallFailed
-from memrepo.folder.paths import slugify
 from memrepo.folder.repo import MemoryFolder
 from memrepo.index import IndexStore, PlainQuery
 from memrepo.items import ItemWriter
+from memrepo.layout import workspace_slug
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 from memrepo.recall.lanes import IndexLane, Lane, LaneHit, SharedIndexSearch
@@ -223,5 +223,6 @@ def visibility_for(
     swarm: str | None = None,
 ) -> Visibility:
     """The reader's context, with the workspace named as people name it."""
-    key = slugify(workspace) if workspace and workspace.strip() else None
-    return Visibility(key, include_private, contact_ref, task_id, min_trust, swarm)
+    return Visibility(
+        workspace_slug(workspace), include_private, contact_ref, task_id, min_trust, swarm
+    )

@@ -64,6 +64,7 @@ class _HostLane:
         return [LaneHit(ref="crm:42", text="Ana takes the tram to work", rank=1)]
 
 
+@pytest.mark.slow
 def test_a_plugged_lane_is_searched_and_fused_until_it_is_unplugged(
     memory_repo: MemoryRepo,
 ) -> None:
@@ -90,6 +91,7 @@ class _Runbook:
                            origin="runbook", trust="curated")]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_plugged_context_source_adds_its_lines_until_it_is_unplugged(
     memory_repo: MemoryRepo,
 ) -> None:

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memrepo import MemoryRepo
-from memrepo.folder.statcache import WorktreeScan, WorktreeWatch, file_system_type
+from memrepo.folder.worktree_scan import WorktreeScan
+from memrepo.folder.worktree_watch import WorktreeWatch, file_system_type
 
 Git = Callable[..., str]
 
@@ -165,6 +166,7 @@ OPS = st.lists(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(ops=OPS)
+@pytest.mark.slow
 def test_the_scan_answers_as_a_full_status_after_any_edits(
     tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
 ) -> None:
@@ -199,3 +201,21 @@ def test_the_scan_answers_as_a_full_status_after_any_edits(
             (root / f"e{n}" / "x.md").write_text("x\n")
         assert scan.status() == dict(repo.status(untracked_files="all")), op
     scan.watch.close()
+
+
+def test_closing_the_repo_gives_the_watch_back_and_the_next_write_still_sees_edits(
+    tmp_path: Path,
+) -> None:
+    """A host that opens many memory folders in one process closes them: the inotify
+    instance goes back (they are the user's, shared with editors), and a repo used after
+    close scans in full, so a save made meanwhile is still the person's commit first."""
+    repo = MemoryRepo.init(tmp_path / "mem")
+    repo.remember("The tram leaves at 8:10", by="user")
+    watch = repo.folder.store._scan.watch
+    repo.close()
+    assert watch._fd is None
+    (repo.root / "notes.md").write_text("- Saved while the repo was closed\n", encoding="utf-8")
+    repo.remember("Deploys happen on Tuesdays", by="user")
+    subjects = [c.message.splitlines()[0] for c in repo.log(limit=3)]
+    assert any("notes.md" in s for s in subjects), subjects
+    assert "Saved while the repo was closed" in repo.read_text("notes.md")

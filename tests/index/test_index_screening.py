@@ -21,6 +21,8 @@ from memrepo.index import IndexDoc, IndexStore, build_query
 
 from .conftest import doc
 
+pytestmark = pytest.mark.slow
+
 # Built at runtime so the test file itself holds no credential-shaped string.
 TOKEN = "ghp_" + "1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"
 MARKER = "[redacted github_token]"

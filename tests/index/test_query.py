@@ -13,6 +13,8 @@ from memrepo.index.query import MAX_TERMS
 
 from .conftest import doc
 
+pytestmark = pytest.mark.slow
+
 
 def refs(store: IndexStore, text: str) -> list[str]:
     """The refs a query finds, with the prefix rule recall applies (`recall.lanes`)."""

@@ -22,6 +22,8 @@ from memrepo.index.schema import norm_hash
 
 from .conftest import CORPUS, doc
 
+pytestmark = pytest.mark.slow
+
 
 def refs(store: IndexStore, text: str, **kwargs: object) -> set[str]:
     q = build_query(text).words

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from whoosh.query import Every, Query
 
 from memrepo import MemoryRepo
 from memrepo.index import IndexDoc, IndexStore
 
 from .conftest import doc
+
+pytestmark = pytest.mark.slow
 
 Git = Callable[..., str]
 

@@ -70,6 +70,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("text", HOSTILE)
+@pytest.mark.slow
 def test_hostile_text_is_stored_as_data(repo: MemoryRepo, tools_for: ToolsFor, text: str) -> None:
     keep = repo.remember("The user keeps this fact", by="user").ref
     lines_before = repo.read_text("MEMORY.md").splitlines()

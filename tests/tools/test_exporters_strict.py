@@ -428,6 +428,7 @@ VALID_WHEN_SMALLEST = {"memory_recall", "memory_remember", "memory_forget", "tag
 
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow
 def test_whatever_a_strict_model_sends_validates(data: st.DataObject) -> None:
     """Nulls for the optional fields never make a call fail: a strict call validates
     exactly as the same call without them (the one a plain or Anthropic model sends)."""

@@ -14,6 +14,8 @@ from memrepo.models.items import ItemFilters
 
 from .helpers import RecordingApproval, ToolsFor, snapshot
 
+pytestmark = pytest.mark.slow
+
 
 def remember(tools_for: ToolsFor, text: str, **context: object) -> str:
     arguments = {"text": text}

@@ -164,6 +164,7 @@ def test_any_integral_float_in_range_is_that_integer(n: int) -> None:
 
 
 @given(st.floats(allow_nan=True, allow_infinity=True).filter(lambda f: not f.is_integer()))
+@pytest.mark.slow
 def test_no_other_float_is_an_integer(value: float) -> None:
     (line,) = problems(MEMORY_RECALL, {"query": "tea", "limit": value})
     assert line.startswith("limit: must be a whole number")
@@ -179,6 +180,7 @@ def test_loosen_leaves_what_it_does_not_know_to_pydantic() -> None:
     assert loosen(RecallInput, odd) == odd
 
 
+@pytest.mark.slow
 def test_a_sloppy_json_call_works_end_to_end(repo: MemoryRepo, tools_for: ToolsFor) -> None:
     tools = tools_for(task_id="t1")
     written = tools.dispatch(

@@ -10,6 +10,8 @@ from memrepo import MemoryRepo
 
 from .helpers import ToolsFor
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def contacts(repo: MemoryRepo) -> MemoryRepo:

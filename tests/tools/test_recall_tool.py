@@ -9,6 +9,8 @@ from memrepo import MemoryRepo
 
 from .helpers import ToolsFor
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def stocked(repo: MemoryRepo) -> MemoryRepo:

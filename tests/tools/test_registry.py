@@ -116,6 +116,7 @@ def test_a_name_registers_once() -> None:
     assert registry.names() == NAMES
 
 
+@pytest.mark.slow
 def test_results_are_plain_json(repo: MemoryRepo) -> None:
     tools = MemoryTools(repo, ToolContext(task_id="t1"))
     results: list[dict[str, Any]] = [

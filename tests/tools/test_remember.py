@@ -67,6 +67,7 @@ def test_pin_only_for_user_stated_items(repo: MemoryRepo, tools_for: ToolsFor) -
     }
 
 
+@pytest.mark.slow
 def test_after_untrusted_input_entries_are_tainted(repo: MemoryRepo, tools_for: ToolsFor) -> None:
     tools = tools_for(task_id="t1", latest_user_message=ASKED)
     tools.context = tools.context.after_untrusted()

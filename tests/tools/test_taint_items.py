@@ -3,11 +3,15 @@ fact) is tainted like a folder entry: stored so, shown so by recall, tagged in t
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.models.items import ItemFilters
 from memrepo.models.prompt_context import ContextRequest
 
 from .helpers import ToolsFor
+
+pytestmark = pytest.mark.slow
 
 ASKED = "Please remember that Ana prefers calls after 6pm."
 

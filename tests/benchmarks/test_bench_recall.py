@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+Bench = Callable[..., Any]
 
 FIGURES = {
     "recall_p50_ratio_300",
@@ -30,13 +28,8 @@ FIGURES = {
 
 
 @pytest.mark.slow
-def test_bench_recall_reports_every_figure() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_recall.py"),
-         "--sizes", "600,300", "--queries", "12", "--json"],
-        check=True, capture_output=True, text=True, cwd=BENCHMARKS, timeout=600,
-    ).stdout  # fmt: skip
-    result = json.loads(out)
+def test_bench_recall_reports_every_figure(bench: Bench) -> None:
+    result = bench("bench_recall.py", "--sizes", "600,300", "--queries", "12", timeout=600)
     assert set(result["figures"]) == FIGURES
     assert set(result["within_budget"]) == FIGURES
     assert set(result["budget"]) == {
