@@ -162,6 +162,7 @@ def circles_inside_areas() -> list[list[str]]:
     return circles
 
 
+@pytest.mark.slow
 def test_no_new_import_circle_inside_an_area() -> None:
     found = circles_inside_areas()
     assert [c for c in found if c not in KNOWN_CIRCLES] == []

@@ -28,7 +28,7 @@ from memrepo.mcp.server import build_server
 from memrepo.models.items import ItemFilters
 from memrepo.tools import MemoryTools, ToolContext, allow_all, default_registry
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 HUGE = "x" * 10_000_000
 TASK = "bad-input-task"

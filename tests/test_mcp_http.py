@@ -34,7 +34,7 @@ from memrepo.cli import mcp as cli_mcp
 from memrepo.mcp import http as mcp_http
 from memrepo.tools import anthropic_tools, default_registry
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 PROJECT = Path(__file__).resolve().parents[1]
 #: `memrepo` as the console script runs it, without depending on where pip put the script.

@@ -387,6 +387,7 @@ def dreamed(root: Path) -> tuple[MemoryRepo, str]:
     return repo, report.review
 
 
+@pytest.mark.slow
 def test_a_pending_review_is_listed_shown_and_decided_only_with_approval(tmp_path: Path) -> None:
     repo, name = dreamed(tmp_path / "mem")
     asked: list[ForgetRequest] = []
@@ -450,6 +451,7 @@ def meta(values: dict[str, object]) -> types.RequestParamsMeta:
     return cast(types.RequestParamsMeta, values)
 
 
+@pytest.mark.slow
 def test_a_host_names_the_task_of_a_call_in_its_meta(repo: MemoryRepo) -> None:
     """One connection, several tasks: `_meta` (the host's, never the model's) names the
     call's task, its parent and title; without it the call is the server's task."""

@@ -16,6 +16,8 @@ from memrepo.errors import DreamError, DreamModelError
 
 from .helpers import Commit, git, memory
 
+pytestmark = pytest.mark.slow
+
 
 class Stub:
     """What the server answers next, and what it received."""

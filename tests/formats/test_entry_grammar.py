@@ -88,6 +88,7 @@ def test_escaping() -> None:
 
 
 @given(st.text())
+@pytest.mark.slow
 def test_unescape_inverts_escape(value: str) -> None:
     assert unescape_value(escape_value(value)) == value.translate(
         {ord(c): " " for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}

@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import Serve, Served
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 @pytest.fixture

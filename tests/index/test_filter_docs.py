@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from whoosh.query import Term
 
 from memrepo.index import IndexStore, build_query
@@ -24,6 +25,7 @@ def _fill(store: IndexStore) -> None:
     store.bulk_load(DOCS)
 
 
+@pytest.mark.slow
 def test_block_reads_find_what_whoosh_finds(tmp_path: Path) -> None:
     with IndexStore.open(tmp_path / "index", rebuild=_fill) as store:
         store.replace([], delete_refs=[f"folder:f.md#{n}" for n in range(0, 60, 2)])
@@ -36,6 +38,7 @@ def test_block_reads_find_what_whoosh_finds(tmp_path: Path) -> None:
         assert len(set(_term_docs(searcher, "workspace", "a"))) > 2 * 128  # several blocks
 
 
+@pytest.mark.slow
 def test_a_filtered_search_keeps_to_the_filter(tmp_path: Path) -> None:
     with IndexStore.open(tmp_path / "index", rebuild=_fill) as store:
         hits = store.search(

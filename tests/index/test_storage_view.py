@@ -138,6 +138,7 @@ def _read_bytes() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux /proc/self/io")
+@pytest.mark.slow
 def test_opening_an_index_reads_little_of_its_segment(tmp_path: Path) -> None:
     path = tmp_path / "index"
     docs = _docs(500)
@@ -155,6 +156,7 @@ def test_opening_an_index_reads_little_of_its_segment(tmp_path: Path) -> None:
     assert searched < size // 2, (searched, size)
 
 
+@pytest.mark.slow
 def test_a_segment_overwritten_under_an_open_store_is_rebuilt_never_mixed(
     tmp_path: Path,
 ) -> None:
@@ -176,6 +178,7 @@ def test_a_segment_overwritten_under_an_open_store_is_rebuilt_never_mixed(
         assert any(issubclass(w.category, IndexRebuiltWarning) for w in heard)
 
 
+@pytest.mark.slow
 def test_a_whoosh_storage_over_index_files_lists_and_opens(tmp_path: Path) -> None:
     path = tmp_path / "index"
     with IndexStore.open(path, rebuild=_loader(_docs(5))) as store:

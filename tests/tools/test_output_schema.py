@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, Field
 
@@ -77,6 +78,7 @@ def results(repo: MemoryRepo, tools_for: ToolsFor) -> dict[str, dict[str, Any]]:
     }
 
 
+@pytest.mark.slow
 def test_the_lean_schemas_accept_exactly_what_pydantic_s_accept(
     repo: MemoryRepo, tools_for: ToolsFor
 ) -> None:
