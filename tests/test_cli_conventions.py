@@ -44,6 +44,7 @@ def test_no_command_and_help_print_the_help(run: Run, argv: list[str]) -> None:
     assert out.startswith("usage: memrepo") and "Exit codes: 0 done" in out
 
 
+@pytest.mark.slow
 def test_help_of_one_command_and_the_version(run: Run) -> None:
     code, out, _ = run("help", "recall")
     assert code == 0 and out.startswith("usage: memrepo recall")

@@ -20,6 +20,7 @@ def run(cli_in: Callable[..., Run], memory_repo: MemoryRepo) -> Run:
     return cli_in(memory_repo.root)
 
 
+@pytest.mark.slow
 def test_recall_prints_ranked_hits(run: Run) -> None:
     code, out, _ = run("recall", "when do we ship the postgres migration")
     assert code == 0

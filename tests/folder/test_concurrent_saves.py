@@ -159,6 +159,7 @@ def test_an_editor_saving_in_a_loop_while_memrepo_writes_loses_nothing(
 
 
 @pytest.mark.parametrize("cut", [0, 20], ids=["truncated", "half-written"])
+@pytest.mark.slow
 def test_a_save_held_open_across_a_write_is_never_replaced(
     memory_repo: MemoryRepo, git: Git, cut: int
 ) -> None:

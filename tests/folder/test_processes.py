@@ -164,6 +164,7 @@ def test_lock_timeout_names_the_holder(tmp_path: Path) -> None:
     assert repo.entries() == []
 
 
+@pytest.mark.slow
 def test_threads_sharing_one_repo_are_serialized(
     memory_repo: MemoryRepo, git: Git, commit_count: CommitCount
 ) -> None:

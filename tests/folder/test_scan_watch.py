@@ -49,6 +49,7 @@ def subjects(git: Git, root: Path, count: int) -> list[str]:
 
 
 @watched
+@pytest.mark.slow
 def test_a_status_after_the_first_rescans_only_what_changed(tmp_path: Path, git: Git) -> None:
     gc.collect()  # folders of earlier tests hold their watch until collected (a cap of 16)
     with folder_with_topics(tmp_path, git) as memory:

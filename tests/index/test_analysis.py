@@ -106,6 +106,7 @@ def test_overlong_words_are_cut_and_overlong_compounds_not_indexed_whole() -> No
     assert len(groups[1].parts) == 100
 
 
+@pytest.mark.slow
 def test_generated_mark_table_matches_this_python() -> None:
     expected = {
         code

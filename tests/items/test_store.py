@@ -169,6 +169,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_a_lock_held_by_another_process_gives_store_busy(
     tmp_path: Path, clock: SteppingClock
 ) -> None:

@@ -36,6 +36,7 @@ def test_expand_follows_the_same_rule(repo: MemoryRepo) -> None:
     assert repo.expand([note.ref]) == []
 
 
+@pytest.mark.slow
 def test_a_deleted_swarm_leaves_the_index(repo: MemoryRepo) -> None:
     repo.swarm_note(CHILD, "finding", "The lockfile hash is missing from the cache key")
     assert repo.recall("lockfile", task_id=CHILD).hits

@@ -37,6 +37,7 @@ paths = st.sampled_from(["MEMORY.md", "topic.md", "notes.txt"])
 
 
 @given(paths, files, files)
+@pytest.mark.slow
 def test_a_side_that_changed_nothing_gives_the_other_side_byte_exact(
     path: str, base: bytes, changed: bytes
 ) -> None:

@@ -217,6 +217,7 @@ def test_two_machines_sync_over_ssh_with_the_configured_key(
 
 
 @pytest.mark.parametrize("key_case", ["key not authorized", "key file gone"])
+@pytest.mark.slow
 def test_a_key_the_server_refuses_fails_clearly_and_changes_nothing(
     tmp_path: Path, sshd: SshServer, git: Git, key_case: str
 ) -> None:
@@ -240,6 +241,7 @@ def test_a_key_the_server_refuses_fails_clearly_and_changes_nothing(
     assert "A fact that stays on this machine" in texts(repo)
 
 
+@pytest.mark.slow
 def test_a_clone_with_a_refused_key_leaves_no_folder_behind(
     tmp_path: Path, sshd: SshServer
 ) -> None:

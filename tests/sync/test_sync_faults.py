@@ -50,6 +50,7 @@ def consistent(repo: MemoryRepo, git: Git) -> None:
     git(repo.root, "fsck", "--strict", "--no-dangling")
 
 
+@pytest.mark.slow
 def test_unrelated_histories_are_refused(
     tmp_path: Path, remote_url: str, git: Git, memory_repo: MemoryRepo
 ) -> None:
