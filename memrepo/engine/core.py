@@ -114,9 +114,9 @@ class RepoParts:
             self._items = None
 
     def _team_clones(self) -> TeamClones:
-        from memrepo.sync.teams import TeamClones
+        from memrepo.sync.teams import LocalTeamClones
 
-        return TeamClones(self.folder.state_dir)
+        return LocalTeamClones(self.folder.state_dir)
 
     def _workspace_policy(self, workspace_id: str | None) -> WorkspacePolicy:
         settings = self.config.workspace(workspace_id)
@@ -136,11 +136,11 @@ class Area:
 
     @property
     def root(self) -> Path:
-        return self.parts.folder.root
+        return self.parts.root
 
     @property
     def config(self) -> LocalConfig:
-        return self.parts.folder.config
+        return self.parts.config
 
     @property
     def items(self) -> ItemWriter:

@@ -4,7 +4,6 @@ settings."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
@@ -21,17 +20,10 @@ from memrepo.models.items import (
     candidate,
 )
 
-if TYPE_CHECKING:
-    from memrepo.swarm.service import Swarms
-
 
 class ItemsApi(Area):
     """memory_items: the SQLite store of contact, task and private facts, and the
     settings that decide what reaches it."""
-
-    @property
-    def _swarms(self) -> Swarms:
-        return self.parts.swarms  # a root task's swarm folder goes with its items
 
     def list_items(self, filters: ItemFilters | None = None) -> list[MemoryItem]:
         """Items matching `filters` (active, non-private ones by default)."""
@@ -119,7 +111,7 @@ class ItemsApi(Area):
         """Delete a task's items (and what it inferred, with `purge_derived`); a root
         task's swarm folder goes too, in one commit."""
         report = self.items.purge_task(task_id, purge_derived)
-        self._swarms.remove_root_folder(task_id)
+        self.parts.swarms.remove_root_folder(task_id)  # its swarm goes with its items
         return report
 
     def clear_global_items(self) -> PurgeReport:

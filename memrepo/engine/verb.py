@@ -29,9 +29,6 @@ class verb(Generic[P, R]):
         self.__doc__ = method.__doc__
         self.__wrapped__ = method
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
     @overload
     def __get__(self, repo: None, owner: type) -> Self: ...
 

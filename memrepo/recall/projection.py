@@ -25,7 +25,7 @@ from memrepo.recall.documents import MAIN, entry_docs, indexed_path, item_doc
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
 from memrepo.recall.teams import (
     TEAMS_KEY,
-    TeamClones,
+    OpenClones,
     join_key,
     sync_team_lane,
     team_docs,
@@ -67,7 +67,7 @@ class Projection:
         self._watch = ExpiryWatch(folder.clock.now())
         #: How the team lane reads the team clones: plugged in by the engine (the clones
         #: are sync's), asked only when teams are configured. None: no team lane.
-        self.team_clones: Callable[[], TeamClones] | None = None
+        self.team_clones: OpenClones = None
 
     @property
     def items(self) -> ItemWriter:

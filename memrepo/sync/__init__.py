@@ -7,7 +7,7 @@ Its public surface (what the engine's sync verbs call; docs/architecture.md §9)
 * :mod:`~memrepo.sync.settings`: the confirmed private remote, credentials, `origin`.
 * :mod:`~memrepo.sync.service`: one sync run (commit pending edits, fetch, merge entry by
   entry, push main, fetch the teams).
-* :mod:`~memrepo.sync.teams`: read-only team clones (fetch, read, `TeamClones` for
+* :mod:`~memrepo.sync.teams`: read-only team clones (fetch, read, `LocalTeamClones` for
   recall's team lane); :mod:`~memrepo.sync.team_context` their L0 layer.
 * :mod:`~memrepo.sync.conflicts`: conflict branches, shown and settled.
 * :mod:`~memrepo.sync.hooks` and :mod:`~memrepo.sync.driver`: a plain `git pull` merges

@@ -271,7 +271,7 @@ def team_files(state_dir: Path, name: str) -> tuple[str, list[tuple[str, bytes]]
     return str(commit.id), files
 
 
-class TeamClones:
+class LocalTeamClones:
     """The team clones of one memory root as recall's team lane reads them (the
     `memrepo.recall.teams.TeamClones` shape, plugged in by the engine)."""
 

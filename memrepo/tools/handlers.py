@@ -206,8 +206,7 @@ def _file_problems(file: str, workspace: str | None) -> list[str]:
         return ["file: swarm folders are written with swarm_note, not memory_remember"]
     if path.startswith(WORKSPACE_DIR):
         slug = workspace_slug(workspace)
-        own = workspace_file(slug) if slug else None
-        if own is None or path.removesuffix(".md") + ".md" != own:
+        if slug is None or path.removesuffix(".md") + ".md" != workspace_file(slug):
             return ["file: another workspace's file; omit file to use this workspace's"]
     return []
 

@@ -3,7 +3,9 @@ area method, the extensions plug in and out the same way, and `remember` takes a
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import typing
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from memrepo.engine.verb import verb
 from memrepo.index import PlainQuery
 from memrepo.models.prompt_context import ContextRequest, InjectionDecision
 from memrepo.models.swarm import TaskInfo
-from memrepo.models.writes import RememberRequest
+from memrepo.models.writes import RememberOptions, RememberRequest
 from memrepo.recall.context_lines import ExtraLayer, SourceLine
 from memrepo.recall.lanes import LaneHit
 from memrepo.recall.visibility import Visibility
@@ -136,3 +138,13 @@ def test_remember_refuses_a_request_and_keywords_at_once(memory_repo: MemoryRepo
     assert memory_repo.entries() == []
     with pytest.raises(TypeError, match="colour"):
         memory_repo.remember("Deploys happen on Tuesdays", colour="red")  # type: ignore[call-arg]
+
+
+def test_the_keywords_of_remember_are_the_fields_of_its_request() -> None:
+    """`RememberOptions` (the typed keywords) and `RememberRequest` are two spellings of
+    one list: a field added to one and not the other would be a keyword mypy refuses or
+    a field no keyword reaches."""
+    fields = typing.get_type_hints(RememberRequest)
+    del fields["text"]
+    assert fields == typing.get_type_hints(RememberOptions)
+    assert set(fields) == {f.name for f in dataclasses.fields(RememberRequest)} - {"text"}
