@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pygit2
 import pytest
 
 from memrepo import MemoryRepo
+from memrepo.folder.journal import JournalSetAside
 from memrepo.formats import parse
 
 Git = Callable[..., str]
@@ -73,8 +75,13 @@ def test_killed_writers_leave_old_or_new_state(memory_repo: MemoryRepo, git: Git
         time.sleep(0.4 + rng.random() * 0.6)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    repo = MemoryRepo.open(root)
-    assert repo.remember("written after the crashes").written
+    with warnings.catch_warnings():
+        # A kill between the journal's open and its write leaves it torn, before anything
+        # else was touched: it is set aside with this warning and the state is the old
+        # one (memrepo/folder/journal.py), which is what this test asks for.
+        warnings.simplefilter("ignore", JournalSetAside)
+        repo = MemoryRepo.open(root)
+        assert repo.remember("written after the crashes").written
     assert git(root, "status", "--porcelain") == ""
     git(root, "fsck")
     repository = pygit2.Repository(str(root))
