@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import sqlite3
-import sys
 import tempfile
 import time
 from dataclasses import asdict
@@ -28,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import Timing, timed
+from _common import Timing, peak_rss_mb, timed
 
 from memrepo.clock import FixedClock
 from memrepo.items import ItemStore, ItemWriter
@@ -133,9 +131,7 @@ def run(items: int, ingests: int, seed: int) -> dict[str, Any]:
     store.close()
     base.close()
     mine, bare = Timing.of(ours), Timing.of(theirs)
-    # ru_maxrss is KiB on Linux, bytes on macOS.
-    scale = 1024 * 1024 if sys.platform == "darwin" else 1024
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale
+    rss_mb = peak_rss_mb()
     ratio = mine.p50_ms / bare.p50_ms
     return {
         "items": items, "ingests": ingests, "seed": seed,

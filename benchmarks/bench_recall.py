@@ -44,7 +44,6 @@ import argparse
 import json
 import random
 import re
-import resource
 import sqlite3
 import statistics
 import subprocess
@@ -56,7 +55,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import GIT_ENV, RawWhoosh, Timing, git, timed
+from _common import GIT_ENV, RawWhoosh, Timing, git, peak_rss_mb, timed
 
 from memrepo import MemoryRepo
 from memrepo.items import ItemStore
@@ -338,14 +337,6 @@ def bare_whoosh(root: Path) -> float:
         writer.add_document(**values)
     writer.commit()
     return time.perf_counter() - started
-
-
-def peak_rss_mb() -> float:
-    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: KiB on Linux
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale
-
-
-# --- measurements ---------------------------------------------------------------------------
 
 
 def bench_queries(
