@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from whoosh.query import NullQuery
+from whoosh.query import NullQuery, Or
 
 from memrepo.index import IndexDoc, IndexStore, build_query, distinctive_terms
-from memrepo.index.query import MAX_TERMS
+from memrepo.index.query import MAX_TERMS, AnyWord
 
 from .conftest import doc
 
@@ -187,3 +187,32 @@ def test_any_text_builds_a_query_that_searches(store: IndexStore, text: str) -> 
     for q in (built.words, built.words):
         for hit in store.search(q, limit=3):
             assert hit.rank >= 1
+
+
+SMALL_INDEX_QUERIES = [
+    "postgres migration window",
+    "who deploys on friday",
+    "the the the",
+    "staging deploy postgres friday window migration hours",
+]
+
+
+@pytest.mark.parametrize("text", SMALL_INDEX_QUERIES)
+def test_any_word_ranks_as_stock_whoosh_or(store: IndexStore, text: str) -> None:
+    """`AnyWord` only changes how Whoosh matches the clauses on a small index (a tree of
+    unions that can skip blocks, not preloaded arrays): the same hits, in the same order,
+    with the same scores as Whoosh's own `Or` over the same clauses."""
+    words = build_query(text).words
+    assert isinstance(words, AnyWord)
+    stock = Or(list(words.subqueries))
+    ours = [(h.ref, round(h.score, 9)) for h in store.search(words, limit=10)]
+    theirs = [(h.ref, round(h.score, 9)) for h in store.search(stock, limit=10)]
+    assert ours == theirs
+    assert ours  # the corpus answers each of them
+    if len(words.subqueries) > 1:  # as a search asks: no need of the current match
+
+        def matcher_of(q: Or) -> str:
+            return str(store._read(lambda s: type(q.matcher(s, s.context(needs_current=False)))))
+
+        assert "ArrayUnionMatcher" in matcher_of(stock)
+        assert "ArrayUnionMatcher" not in matcher_of(words)
