@@ -91,7 +91,8 @@ def peak_rss_mb() -> float:
     shell, 211 MB). Elsewhere ``ru_maxrss`` is all there is.
     """
     try:
-        with open("/proc/self/status", encoding="ascii") as status:
+        # The Name line is the process name as the kernel keeps it: any bytes.
+        with open("/proc/self/status", encoding="utf-8", errors="replace") as status:
             for line in status:
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) / 1024  # kB

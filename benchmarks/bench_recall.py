@@ -339,6 +339,9 @@ def bare_whoosh(root: Path) -> float:
     return time.perf_counter() - started
 
 
+# --- measurements ---------------------------------------------------------------------------
+
+
 def bench_queries(
     repo: MemoryRepo, conn: sqlite3.Connection, qs: list[str], rust: Tantivy | None = None
 ) -> dict[str, Any]:
