@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from . import _encoded, _keyed, _life, _structural
 from ._assign import ASSIGNMENT as _ASSIGNMENT
 from ._assign import ASSIGNMENT_NEEDS as _ASSIGNMENT_NEEDS
 from ._assign import assignment_spans, assignment_value
@@ -170,29 +171,9 @@ _CORE_FIRST: tuple[Rule, ...] = (
             run=True,
         ),
     ),
-    Rule(
-        "jwt",
-        # header.payload.signature, base64url; '{"' encodes to "eyJ". The signature may be
-        # empty (alg "none"), which is still a bearer credential.
-        re.compile(
-            r"(?<![A-Za-z0-9_-])"
-            r"eyJ[A-Za-z0-9_-]{5,1500}\.[A-Za-z0-9_-]{5,8000}\.[A-Za-z0-9_-]{0,1500}"
-            r"(?![A-Za-z0-9_-])"
-        ),
-        needs=Needs(any_of=("eyJ",)),
-    ),
 )
 
 _CORE_LAST: tuple[Rule, ...] = (
-    Rule(
-        "url_credentials",
-        re.compile(
-            r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,20}://"
-            r"(?P<secret>[^\s/@:]{1,128}:[^\s/@]{1,256})@"
-        ),
-        # ":", "/" and "@" are uncased: (?i) matches each only to itself.
-        needs=Needs(any_of=("://",), all_of=("@",), folded=True),
-    ),
     Rule(
         "aws_secret_access_key",
         # 40 base64 characters within a few characters after the word "secret".
@@ -225,17 +206,9 @@ _CORE_LAST: tuple[Rule, ...] = (
 #: Every single-expression rule, most specific first.
 RULES: tuple[Rule, ...] = (*_CORE_FIRST, *TOKEN_RULES, *CONTEXT_RULES, *_CORE_LAST)
 
-_BEARER = Rule(
-    "assignment",
-    # "Authorization: Bearer <token>" (and Okta's "SSWS <token>"): the token after the
-    # scheme word is the value.
-    re.compile(
-        r"(?i)(?<![a-z0-9])(?:bearer|ssws)[ \t]{1,3}"
-        r"(?P<secret>[A-Za-z0-9._~+/-]{15,1024}[A-Za-z0-9_~+/-]={0,2})(?![A-Za-z0-9_~+/=-])"
-    ),
-    has_letter_and_digit,
-    needs=Needs(any_of=("bearer", "ssws"), folded=True),
-)
+#: The detector families kept in modules of their own, each with the expressions its
+#: finders run (``PATTERNS_OF``: read by the bounded-width and needs tests).
+_FAMILY_MODULES = (_encoded, _keyed, _life, _structural)
 
 #: Every expression the finders run; each match spans at most MAX_RULE_SPAN characters.
 BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -244,18 +217,30 @@ BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
     *(rule.pattern for rule in RULES),
     *CONTEXT_PATTERNS,
     _ASSIGNMENT,
-    _BEARER.pattern,
+    *(
+        pattern
+        for module in _FAMILY_MODULES
+        for patterns in module.PATTERNS_OF.values()
+        for pattern in patterns
+    ),
 )
 
 #: From most to least specific: when candidates overlap they are merged and the merged
-#: span takes the kind that comes first here.
+#: span takes the kind that comes first here. Vendor shapes (a prefix, a keyword) come
+#: before the structural rules that would also catch them under a vaguer kind.
 DETECTORS: tuple[Detector, ...] = (
     Detector("private_key", private_key_spans, _PRIVATE_KEY_NEEDS),
-    *(Detector(rule.kind, rule.spans, rule.needs) for rule in RULES),
+    *(Detector(rule.kind, rule.spans, rule.needs) for rule in _CORE_FIRST),
+    *_encoded.DETECTORS,
+    *(Detector(rule.kind, rule.spans, rule.needs) for rule in (*TOKEN_RULES, *CONTEXT_RULES)),
+    *_keyed.DETECTORS,
+    *_life.DETECTORS,
+    *(Detector(rule.kind, rule.spans, rule.needs) for rule in _CORE_LAST),
     *PAIR_DETECTORS,
     COMMAND_LINE_DETECTOR,
+    *_structural.DETECTORS,
     Detector("assignment", assignment_spans, _ASSIGNMENT_NEEDS),
-    Detector(_BEARER.kind, _BEARER.spans, _BEARER.needs),
+    *_structural.LAST_DETECTORS,
 )
 
 

@@ -26,7 +26,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memrepo.hygiene import find_secrets, redact_secrets, screen
+from memrepo.hygiene import (
+    _encoded,
+    _keyed,
+    _life,
+    _structural,
+    find_secrets,
+    redact_secrets,
+    screen,
+)
 from memrepo.hygiene._assign import ASSIGNMENT as _ASSIGNMENT
 from memrepo.hygiene._context import (
     _AWS_KEY_ID,
@@ -43,7 +51,6 @@ from memrepo.hygiene._needs import (
     lowered_for_needs,
 )
 from memrepo.hygiene._rules import (
-    _BEARER,
     DETECTORS,
     PRIVATE_KEY_BEGIN,
     RULES,
@@ -132,7 +139,11 @@ PATTERNS_OF: dict[object, tuple[re.Pattern[str], ...]] = {
     aws_secret_near_key_id: (_AWS_KEY_ID,),
     twilio_token_near_sid: (_TWILIO_SID,),
     command_line_spans: (_SSHPASS, _MYSQL, _CURL_USER),
-    **{rule.spans: (rule.pattern,) for rule in (*RULES, _BEARER)},
+    **{rule.spans: (rule.pattern,) for rule in RULES},
+    **_encoded.PATTERNS_OF,
+    **_keyed.PATTERNS_OF,
+    **_life.PATTERNS_OF,
+    **_structural.PATTERNS_OF,
 }
 ALL_PATTERNS = [(d, p) for d in DETECTORS for p in PATTERNS_OF[d.find]]
 # Matches drawn from the patterns themselves: a second reading of each pattern, which
