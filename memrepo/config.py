@@ -12,7 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.errors import MemrepoError
 from memrepo.models.items import PrivacyMode
-from memrepo.models.settings import ContextBudgets, RemoteSettings, TeamSettings
+from memrepo.models.settings import (
+    ContextBudgets,
+    RemoteSettings,
+    SecretRuleSetting,
+    TeamSettings,
+)
 from memrepo.statefile import read_state, write_state
 
 CONFIG_NAME = "config.json"
@@ -51,6 +56,9 @@ class LocalConfig(BaseModel):
     remote: RemoteSettings | None = None
     #: Read-only team memory repos (name and URL), at most three.
     teams: list[TeamSettings] = Field(default_factory=list)
+    #: A person's own secret rules, added to the built-in detector (README, "What memrepo
+    #: guarantees"; memrepo/hygiene/custom.py).
+    secret_rules: list[SecretRuleSetting] = Field(default_factory=list)
 
     def workspace(self, key: str | None) -> WorkspaceSettings:
         """The settings of a workspace (by slug); defaults when never set or no workspace."""

@@ -208,6 +208,10 @@ class MemoryRepo:
     clear_global_items = verb("_item_verbs", ItemsApi.clear_global_items)
     clear_workspace = verb("_item_verbs", ItemsApi.clear_workspace)
     set_workspace = verb("_item_verbs", ItemsApi.set_workspace)
+    secret_rules = verb("_item_verbs", ItemsApi.secret_rules)
+    add_secret_rule = verb("_item_verbs", ItemsApi.add_secret_rule)
+    remove_secret_rule = verb("_item_verbs", ItemsApi.remove_secret_rule)
+    check_secrets = verb("_item_verbs", ItemsApi.check_secrets)
 
     # --- recall and prompt context (docs/architecture.md §6, §7) ----------------------------
 

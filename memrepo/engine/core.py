@@ -44,6 +44,7 @@ class RepoParts:
 
     def __init__(self, folder: MemoryFolder) -> None:
         self.folder = folder
+        install_secret_rules(folder.config)
         self._items: ItemWriter | None = None
         self._searcher: Searcher | None = None
 
@@ -145,6 +146,15 @@ class Area:
     @property
     def items(self) -> ItemWriter:
         return self.parts.items
+
+
+def install_secret_rules(config: LocalConfig) -> None:
+    """Add the person's own secret rules (local config) to every screening of this
+    process: remember, imports, hand edits and sync all share one detector."""
+    if config.secret_rules:
+        from memrepo.hygiene.custom import compile_custom_rule, install_custom_rules
+
+        install_custom_rules(compile_custom_rule(r.kind, r.pattern) for r in config.secret_rules)
 
 
 def refuse_team_ref(ref: str) -> None:

@@ -1,12 +1,12 @@
 """The memory_items verbs of `MemoryRepo`: read, explain, revise, pin, purge, workspace
-settings."""
+settings, and the person's own secret rules."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from memrepo.config import WorkspaceSettings, save_config
-from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
+from memrepo.engine.core import ITEM_PREFIX, Area, install_secret_rules, refuse_team_ref
 from memrepo.engine.writes import _item_result
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.layout import slugify, workspace_file
@@ -19,6 +19,7 @@ from memrepo.models.items import (
     RetentionReport,
     candidate,
 )
+from memrepo.models.settings import SecretCheck, SecretRuleSetting
 
 
 class ItemsApi(Area):
@@ -143,3 +144,45 @@ class ItemsApi(Area):
         self.config.workspaces[key] = updated
         save_config(self.folder.state_dir, self.config)
         return updated
+
+    def secret_rules(self) -> list[SecretRuleSetting]:
+        """The person's own secret rules, in the order they were added."""
+        return list(self.config.secret_rules)
+
+    def add_secret_rule(self, kind: str, pattern: str) -> SecretRuleSetting:
+        """Redact matches of `pattern` as `[redacted <kind>]` from now on, on every path
+        (local config; a rule of the same kind is replaced). The pattern must have a
+        bounded width (`{16,64}`, not `+`)."""
+        from memrepo.hygiene.custom import compile_custom_rule
+
+        try:
+            compile_custom_rule(kind, pattern)
+        except ValueError as exc:
+            raise InvalidArgument(str(exc)) from exc
+        rule = SecretRuleSetting(kind=kind, pattern=pattern)
+        kept = [r for r in self.config.secret_rules if r.kind != kind]
+        self.config.secret_rules = [*kept, rule]
+        save_config(self.folder.state_dir, self.config)
+        install_secret_rules(self.config)
+        return rule
+
+    def remove_secret_rule(self, kind: str) -> SecretRuleSetting:
+        """Stop redacting by the person's rule `kind` (what it already redacted stays so)."""
+        from memrepo.hygiene.custom import compile_custom_rule, uninstall_custom_rules
+
+        found = [r for r in self.config.secret_rules if r.kind == kind]
+        if not found:
+            names = ", ".join(r.kind for r in self.config.secret_rules) or "none"
+            raise InvalidArgument(f"no secret rule {kind!r} (rules: {names})")
+        self.config.secret_rules = [r for r in self.config.secret_rules if r.kind != kind]
+        save_config(self.folder.state_dir, self.config)
+        uninstall_custom_rules(compile_custom_rule(r.kind, r.pattern) for r in found)
+        return found[0]
+
+    def check_secrets(self, text: str) -> SecretCheck:
+        """What screening would store of `text`: secrets replaced by their markers, and
+        the kinds found (the built-in rules and the person's own)."""
+        from memrepo.hygiene import redact_secrets
+
+        redacted, kinds = redact_secrets(text)
+        return SecretCheck(text=redacted, redacted=list(kinds))

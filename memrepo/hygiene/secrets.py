@@ -7,7 +7,8 @@ redaction must never turn text into metadata.
 What is caught and what is left alone is decided in ``_rules``; this module merges the
 candidates of every rule into sorted, non-overlapping matches and rewrites the text.
 Only the detectors whose needs a text meets run on it (``detectors_for``): on ordinary
-prose that is few or none, and the result is the same as running them all.
+prose that is few or none, and the result is the same as running them all. A person's own
+rules (``custom``) run after the built-in ones, on every text.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._rules import DETECTORS, detectors_for
+from .custom import custom_detectors
 
 #: Every kind ``find_secrets`` reports, most specific first (the order of ``DETECTORS``).
 SECRET_KINDS: tuple[str, ...] = tuple(dict.fromkeys(detector.kind for detector in DETECTORS))
@@ -54,14 +56,19 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """
     return merge_candidates(
         (detector.kind, start, end)
-        for detector in detectors_for(text)
+        for detectors in (detectors_for(text), custom_detectors())
+        for detector in detectors
         for start, end in detector.find(text)
     )
 
 
 def merge_candidates(found: Iterable[tuple[str, int, int]]) -> list[SecretMatch]:
     """Sorted, non-overlapping matches from (kind, start, end) candidates of any detector."""
-    candidates = [(start, end, _PRIORITY[kind], kind) for kind, start, end in found if end > start]
+    # A person's own kinds (``custom``) rank after every built-in one.
+    last = len(_PRIORITY)
+    candidates = [
+        (start, end, _PRIORITY.get(kind, last), kind) for kind, start, end in found if end > start
+    ]
     candidates.sort(key=lambda c: (c[0], -c[1], c[2]))
     merged: list[SecretMatch] = []
     cluster: tuple[int, int, int, str] | None = None

@@ -6,7 +6,7 @@ every command does, does not build every model of context and sync.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class ContextBudgets(BaseModel):
@@ -47,3 +47,28 @@ class TeamSettings(BaseModel):
 
     name: str
     url: str
+
+
+class SecretRuleSetting(BaseModel):
+    """A person's own secret rule (memrepo/hygiene/custom.py): matches of `pattern` are
+    redacted as `[redacted <kind>]` on every path that screens text."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    pattern: str
+
+    @model_validator(mode="after")
+    def _compiles(self) -> SecretRuleSetting:
+        from memrepo.hygiene.custom import compile_custom_rule
+
+        compile_custom_rule(self.kind, self.pattern)  # ValueError says what to change
+        return self
+
+
+class SecretCheck(BaseModel):
+    """What the secret detector does to a text: the text as it would be stored, and the
+    kinds of secret it replaced (built-in and the person's own rules)."""
+
+    text: str
+    redacted: list[str]
