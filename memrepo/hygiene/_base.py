@@ -143,3 +143,113 @@ def looks_random(value: str) -> bool:
     return (
         shannon_entropy(value) >= MIN_RANDOM_ENTROPY and wordlike_share(value) <= MAX_WORDLIKE_SHARE
     )
+
+
+# --- placeholders: what a token looks like in docs, templates and tests ---------------
+
+#: Words that mark a value as a stand-in ("AKIAIOSFODNN7EXAMPLE", "sk_live_your_key_here").
+#: "fake" is not one: our own fixtures are fake on purpose and must still be caught.
+_PLACEHOLDER_WORD = re.compile(
+    r"(?i)example|sample|placeholder|dummy|redacted|changeme|replace_?me|your[_-]|insert[_-]"
+)
+#: A run this long of one character ("ghp_xxxxxxxx...", "AKIAXXXXXXXXXXXXXXXX", "0000000").
+_MAX_SAME_RUN = 6
+#: Below this many bits per character a body of 12+ characters is a pattern, not a draw.
+_MIN_PLACEHOLDER_ENTROPY = 2.0
+#: Share of neighbours that step by one code point ("abcdefgh", "123456789") above which
+#: a body is a sequence someone typed.
+_MAX_SEQUENTIAL_SHARE = 0.6
+#: Eight or more letters of the alphabet in order ("abcdefgh", "MNOPQRST").
+_ALPHABET_RUN = re.compile(
+    "|".join(
+        f"{alphabet[i : i + 8]}"
+        for alphabet in ("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for i in range(19)
+    )
+)
+
+
+def _same_run(value: str) -> int:
+    longest, current = 1, 1
+    for index in range(1, len(value)):
+        current = current + 1 if value[index] == value[index - 1] else 1
+        longest = max(longest, current)
+    return longest
+
+
+def _short_period(value: str) -> bool:
+    """Whether ``value`` repeats a unit of 1 to 4 characters ("abab", "12341234")."""
+    return any(
+        len(value) >= 3 * period and value == (value[:period] * len(value))[: len(value)]
+        for period in range(1, 5)
+    )
+
+
+def is_placeholder(body: str) -> bool:
+    """Whether a token body (what follows its vendor prefix) is a stand-in, not a draw.
+
+    Rule sets flag these as their own false positives (gitleaks' ``ghp_`` + x's,
+    ``AKIAXXXXXXXXXXXXXXXX``, ``AKIAIOSFODNN7EXAMPLE``): a long run of one character, a
+    marker word (EXAMPLE, sample, your_...), a unit of 1-4 characters repeated, a
+    sequence ("abcdef...", "123456..."), or very low entropy. A random body of the
+    lengths tokens have (12+) trips none of them but rarely; our fixtures' fake bodies
+    (``Fa1KeX9Zq`` repeated, ~3 bits a character) trip none.
+    """
+    if _PLACEHOLDER_WORD.search(body):
+        return True
+    core = "".join(char for char in body if char.isalnum())
+    if len(core) < 8:
+        return False
+    if _same_run(core) >= _MAX_SAME_RUN or _short_period(core.lower()):
+        return True
+    if _ALPHABET_RUN.search(core):
+        return True
+    steps = sum(ord(core[i]) - ord(core[i - 1]) == 1 for i in range(1, len(core)))
+    # A few distinct characters stepping by one ("1234567890123456"); a hex alphabet
+    # spelled out twice (a fixture's Twilio SID) has 16 and stays a secret.
+    if steps / (len(core) - 1) > _MAX_SEQUENTIAL_SHARE and len(set(core)) <= 12:
+        return True
+    return len(core) >= 12 and shannon_entropy(core) < _MIN_PLACEHOLDER_ENTROPY
+
+
+def token_rule(
+    kind: str,
+    body: str,
+    *literals: str,
+    validate: Validator | None = has_letter_and_digit,
+    left: str = r"(?<![A-Za-z0-9_.+/-])",
+    right: str = r"(?![A-Za-z0-9_+/=-])",
+) -> Rule:
+    """A run-gated rule for a prefix-bearing token ``body`` standing alone.
+
+    Standing alone: not inside a longer token on either side. An "=" before it is a
+    boundary (``NAME=token``, ``?key=token``): base64 padding never precedes a token.
+
+    It is found only in texts with one of ``literals`` in or just before a long run
+    (``Needs(run=True)``), and kept only when ``validate`` accepts it and what follows
+    its prefix (the longest of ``literals`` it opens with) is not a placeholder.
+    """
+
+    def check(match: re.Match[str]) -> bool:
+        if validate is not None and not validate(match):
+            return False
+        secret = secret_of(match)
+        prefix = max((lit for lit in literals if secret.startswith(lit)), key=len, default="")
+        return not is_placeholder(secret[len(prefix) :])
+
+    return Rule(
+        kind, re.compile(f"{left}(?:{body}){right}"), check, needs=Needs(any_of=literals, run=True)
+    )
+
+
+def not_placeholder(validate: Validator | None, prefix_length: int = 0) -> Validator:
+    """``validate`` (if any), and the secret after its first ``prefix_length``
+    characters is not a placeholder: for the core rules, whose prefixes have a fixed
+    length (AKIA, ghp_)."""
+
+    def check(match: re.Match[str]) -> bool:
+        if validate is not None and not validate(match):
+            return False
+        return not is_placeholder(secret_of(match)[prefix_length:])
+
+    return check

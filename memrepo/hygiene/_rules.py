@@ -31,7 +31,15 @@ from . import _encoded, _keyed, _life, _structural
 from ._assign import ASSIGNMENT as _ASSIGNMENT
 from ._assign import ASSIGNMENT_NEEDS as _ASSIGNMENT_NEEDS
 from ._assign import assignment_spans, assignment_value
-from ._base import MAX_RULE_SPAN, Detector, Rule, has_letter_and_digit
+from ._base import (
+    MAX_RULE_SPAN,
+    Detector,
+    Rule,
+    has_letter_and_digit,
+    not_placeholder,
+    secret_of,
+    wordlike_share,
+)
 from ._cards import is_card_number
 from ._context import COMMAND_LINE_DETECTOR, CONTEXT_PATTERNS, CONTEXT_RULES, PAIR_DETECTORS
 from ._needs import Needs, lowered_for_needs, run_haystack
@@ -61,6 +69,15 @@ def _looks_base64_random(match: re.Match[str]) -> bool:
         and any(c.islower() for c in value)
         and any(c.isdigit() for c in value)
     )
+
+
+def _api_key(match: re.Match[str]) -> bool:
+    """A random key mixes letters and digits; a hyphenated slug of words
+    ("sk-2024-summer-sale-banner-v2") does not read as random."""
+    body = secret_of(match)
+    if not has_letter_and_digit(match):
+        return False
+    return not (body.startswith("sk-") and wordlike_share(body[3:]) >= 0.7)
 
 
 # --- the rules, most specific first (a merged overlap takes the earliest kind) ----------
@@ -102,6 +119,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
         re.compile(
             r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"
         ),
+        not_placeholder(None, 4),
         needs=Needs(any_of=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), run=True),
     ),
     Rule(
@@ -111,6 +129,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
             r"(?:gh[pousr]_[A-Za-z0-9]{30,251}|github_pat_[A-Za-z0-9_]{22,243})"
             r"(?![A-Za-z0-9_])"
         ),
+        not_placeholder(None, 4),
         needs=Needs(any_of=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), run=True),
     ),
     Rule(
@@ -121,6 +140,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
             r"[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_]"
             r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])"
         ),
+        not_placeholder(None, 5),
         needs=Needs(
             any_of=(
                 *("glpat-", "gldt-", "glrt-", "glptt-", "gloas-", "glffct-"),
@@ -135,7 +155,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
             r"(?:xox[abposre]|xapp)-[A-Za-z0-9-]{9,250}[A-Za-z0-9]"
             r"(?![A-Za-z0-9_-])"
         ),
-        has_letter_and_digit,
+        not_placeholder(has_letter_and_digit, 5),
         needs=Needs(
             any_of=("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-")
         ),
@@ -147,11 +167,13 @@ _CORE_FIRST: tuple[Rule, ...] = (
             r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/"
             r"(?P<secret>[A-Za-z0-9_/+-]{19,300}[A-Za-z0-9_])"
         ),
+        not_placeholder(None),
         needs=Needs(any_of=("hooks.slack.com/",), folded=True),
     ),
     Rule(
         "google_api_key",
         re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+        not_placeholder(None, 4),
         needs=Needs(any_of=("AIza",), run=True),
     ),
     Rule(
@@ -165,7 +187,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
             r"|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{20,250})"
             r"(?![A-Za-z0-9_-])"
         ),
-        has_letter_and_digit,
+        not_placeholder(_api_key, 3),
         needs=Needs(
             any_of=("sk-", "sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"),
             run=True,
@@ -181,7 +203,7 @@ _CORE_LAST: tuple[Rule, ...] = (
             r"(?i)(?<![a-z0-9])secret[\w\s\"':=>.-]{0,30}?"
             r"(?<![A-Za-z0-9/+])(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
-        _looks_base64_random,
+        not_placeholder(_looks_base64_random),
         needs=Needs(any_of=("secret",), folded=True),
     ),
     Rule(

@@ -37,24 +37,23 @@ from __future__ import annotations
 
 import re
 
-from ._base import Rule, Validator, has_letter_and_digit, has_mixed_case_or_digit
+from ._base import (
+    Rule,
+    has_letter_and_digit,
+    has_mixed_case_or_digit,
+    not_placeholder,
+    token_rule,
+)
 from ._needs import Needs
+from ._tokens_apps import APP_RULES
+from ._tokens_cloud import CLOUD_RULES
 
 # Not inside a longer token on either side.
 _LEFT = r"(?<![A-Za-z0-9_.+/=-])"
 _RIGHT = r"(?![A-Za-z0-9_+/=-])"
-
-
-def _token(
-    kind: str, body: str, *literals: str, validate: Validator | None = has_letter_and_digit
-) -> Rule:
-    """A rule for ``body`` standing alone, found only in texts with one of ``literals``."""
-    return Rule(
-        kind,
-        re.compile(f"{_LEFT}(?:{body}){_RIGHT}"),
-        validate,
-        needs=Needs(any_of=literals, run=True),
-    )
+# Every rule here is a ``token_rule``: its body after the prefix must not be a
+# placeholder (``_base.is_placeholder``).
+_token = token_rule
 
 
 _B62 = "[A-Za-z0-9]"
@@ -180,7 +179,9 @@ TOKEN_RULES: tuple[Rule, ...] = (
         "service_token",
         # HashiCorp Terraform Cloud: 14 characters, ".atlasv1.", 60-70 more.
         re.compile(rf"{_LEFT}{_B62}{{14}}\.atlasv1\.[A-Za-z0-9_=-]{{60,70}}{_RIGHT}"),
-        has_letter_and_digit,
+        not_placeholder(has_letter_and_digit, 23),
         needs=Needs(any_of=(".atlasv1.",), run=True),
     ),
+    *CLOUD_RULES,
+    *APP_RULES,
 )

@@ -241,7 +241,13 @@ def _choices(op: object, av: Any) -> tuple[set[str], bool]:
 #: Patterns some of whose matches open with a class (a URL scheme, a card's digits, a
 #: Discord token's first letter, a Telegram bot id, an Azure AD secret, a Terraform
 #: token): nothing to enumerate, left to the property tests.
-OPENS_WITH_A_CLASS = {"url_credentials", "card_number", "discord_token", "telegram_token"}
+OPENS_WITH_A_CLASS = {
+    *("url_credentials", "card_number", "discord_token", "telegram_token"),
+    # Signatures inside the key (Azure's "+ASt"), a suffix ("-us1", "_mmk", "=="), or
+    # no literal at all (a 52-character Azure DevOps PAT).
+    *("azure_key", "azure_storage_key", "azure_devops_token", "dropbox_token"),
+    *("mailchimp_key", "maxmind_key"),
+}
 
 
 @pytest.mark.parametrize("case", ALL_PATTERNS, ids=_pattern_id)
@@ -325,7 +331,11 @@ def test_ordinary_text_runs_no_detector() -> None:
     assert list(detectors_for(PROSE)) == []
     dated = "2025-01-17 ticket 4521, room 101, 14:32, build 20240305.1, call 555-1234"
     assert list(detectors_for(dated)) == []
-    assert [d.kind for d in detectors_for(f"CI uses {GITHUB_TOKEN}")] == ["github_token"]
+    # The Azure DevOps PAT rule has no literal: it runs on every text with a long run.
+    assert [d.kind for d in detectors_for(f"CI uses {GITHUB_TOKEN}")] == [
+        "github_token",
+        "azure_devops_token",
+    ]
 
 
 def test_case_insensitive_patterns_have_folded_needs() -> None:
