@@ -216,9 +216,10 @@ def token_rule(
     kind: str,
     body: str,
     *literals: str,
-    validate: Validator | None = has_letter_and_digit,
+    validate: Validator | None = has_mixed_case_or_digit,
     left: str = r"(?<![A-Za-z0-9_.+/-])",
     right: str = r"(?![A-Za-z0-9_+/=-])",
+    check_placeholder: bool = True,
 ) -> Rule:
     """A run-gated rule for a prefix-bearing token ``body`` standing alone.
 
@@ -227,12 +228,15 @@ def token_rule(
 
     It is found only in texts with one of ``literals`` in or just before a long run
     (``Needs(run=True)``), and kept only when ``validate`` accepts it and what follows
-    its prefix (the longest of ``literals`` it opens with) is not a placeholder.
+    its prefix (the longest of ``literals`` it opens with) is not a placeholder (unless
+    ``check_placeholder`` is off: a ``validate`` that knows the format does it).
     """
 
     def check(match: re.Match[str]) -> bool:
         if validate is not None and not validate(match):
             return False
+        if not check_placeholder:
+            return True
         secret = secret_of(match)
         prefix = max((lit for lit in literals if secret.startswith(lit)), key=len, default="")
         return not is_placeholder(secret[len(prefix) :])
@@ -242,14 +246,18 @@ def token_rule(
     )
 
 
-def not_placeholder(validate: Validator | None, prefix_length: int = 0) -> Validator:
-    """``validate`` (if any), and the secret after its first ``prefix_length``
-    characters is not a placeholder: for the core rules, whose prefixes have a fixed
-    length (AKIA, ghp_)."""
+def not_placeholder(validate: Validator | None, prefix: int | re.Pattern[str] = 0) -> Validator:
+    """``validate`` (if any), and the secret after its prefix is not a placeholder: the
+    first ``prefix`` characters (AKIA, ghp_), or what the pattern ``prefix`` matches at
+    its start (``sk_live_``, ``sk-ant-api03-``)."""
 
     def check(match: re.Match[str]) -> bool:
         if validate is not None and not validate(match):
             return False
-        return not is_placeholder(secret_of(match)[prefix_length:])
+        secret = secret_of(match)
+        if isinstance(prefix, int):
+            return not is_placeholder(secret[prefix:])
+        opening = prefix.match(secret)
+        return not is_placeholder(secret[opening.end() if opening else 0 :])
 
     return check

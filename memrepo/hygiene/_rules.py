@@ -71,6 +71,10 @@ def _looks_base64_random(match: re.Match[str]) -> bool:
     )
 
 
+# "sk-", "sk-proj-", "sk-ant-api03-", "sk_live_": what precedes the random part.
+_API_KEY_PREFIX = re.compile(r"[sr]k[-_](?:[a-z]+[0-9]*[-_])*")
+
+
 def _api_key(match: re.Match[str]) -> bool:
     """A random key mixes letters and digits; a hyphenated slug of words
     ("sk-2024-summer-sale-banner-v2") does not read as random."""
@@ -137,7 +141,7 @@ _CORE_FIRST: tuple[Rule, ...] = (
         re.compile(
             r"(?<![A-Za-z0-9_-])"
             r"gl(?:pat|dt|rt|ptt|oas|cbt|ft|ffct|soat|imt|agent)-"
-            r"[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_]"
+            r"[A-Za-z0-9_.-]{19,250}[A-Za-z0-9_-]"
             r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])"
         ),
         not_placeholder(None, 5),
@@ -183,11 +187,11 @@ _CORE_FIRST: tuple[Rule, ...] = (
         # hyphenated prose ("sk-learn-style-pipelines-everywhere") out.
         re.compile(
             r"(?<![A-Za-z0-9_-])"
-            r"(?P<secret>sk-[A-Za-z0-9_-]{19,300}[A-Za-z0-9]"
+            r"(?P<secret>sk-[A-Za-z0-9_-]{20,301}"
             r"|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{20,250})"
             r"(?![A-Za-z0-9_-])"
         ),
-        not_placeholder(_api_key, 3),
+        not_placeholder(_api_key, _API_KEY_PREFIX),
         needs=Needs(
             any_of=("sk-", "sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"),
             run=True,
@@ -266,22 +270,23 @@ DETECTORS: tuple[Detector, ...] = (
 )
 
 
+#: The detectors without a long-run gate: all a text without long runs can need.
+_UNGATED: tuple[Detector, ...] = tuple(d for d in DETECTORS if not d.needs.run)
+
+
 def detectors_for(text: str) -> Iterator[Detector]:
     """The detectors that may find something in ``text``: those whose needs it meets.
 
-    Run-gated needs are checked on ``run_haystack(text)``, computed once and only when
-    some gated detector is reached; on a text without long runs it is empty and every
-    gated detector is skipped at once.
+    Run-gated needs are checked on ``run_haystack(text)``, computed once; on a text
+    without long runs (most memory lines and prose) it is empty and the gated detectors
+    are not even visited, so adding vendor rules costs such texts nothing.
     """
     lowered = lowered_for_needs(text)
-    haystack: str | None = None
-    for detector in DETECTORS:
+    haystack = run_haystack(text)
+    for detector in DETECTORS if haystack else _UNGATED:
         needs = detector.needs
-        if not needs.run:
-            if needs.met_by(text, lowered):
+        if needs.run:
+            if needs.met_by(haystack, haystack):
                 yield detector
-            continue
-        if haystack is None:
-            haystack = run_haystack(text)
-        if haystack and needs.met_by(haystack, haystack):
+        elif needs.met_by(text, lowered):
             yield detector

@@ -71,20 +71,19 @@ def _storage_key(match: re.Match[str]) -> bool:
 
 
 def _base32_pat(match: re.Match[str]) -> bool:
-    """A 52-character Azure DevOps PAT is random base32: digits 2-7, no words."""
+    """A 52-character Azure DevOps PAT is random base32: digits 2-7 among the letters."""
     value = secret_of(match)
-    return (
-        any(c.isdigit() for c in value)
-        and shannon_entropy(value) >= 3.0
-        and wordlike_share(value) < 0.4
-    )
+    return sum(c.isdigit() for c in value) >= 2 and shannon_entropy(value) >= 3.0
 
 
 def _legacy_vault(match: re.Match[str]) -> bool:
-    """``s.`` + 24 base62 with a digit or both cases (gitleaks allows letters-only)."""
+    """``s.`` + 24 base62 with a digit, or both cases and few words (gitleaks allows
+    letters-only bodies: ``s.getElementsByTagName``)."""
     value = secret_of(match)[2:]
+    if any(c.isdigit() for c in value):
+        return any(c.isalpha() for c in value)
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    return (any(c.isdigit() for c in value) or mixed) and wordlike_share(value) < 0.5
+    return mixed and wordlike_share(value) < 0.5
 
 
 def _dropbox_long_lived(match: re.Match[str]) -> bool:
@@ -109,8 +108,13 @@ CLOUD_RULES: tuple[Rule, ...] = (
     token_rule("azure_storage_key", rf"{_B64}{{86}}==", "==", validate=_storage_key),
     token_rule(
         "azure_devops_token",
-        r"[a-z2-7]{52}|[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}",
+        r"[a-z2-7]{52}",
         validate=_base32_pat,
+    ),
+    token_rule(
+        "azure_devops_token",
+        r"[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}",
+        "JQQJ9",
     ),
     token_rule(
         "aws_session_token",
@@ -173,6 +177,7 @@ CLOUD_RULES: tuple[Rule, ...] = (
         r"[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}",
         "AAAAAAAAAA",
         validate=_dropbox_long_lived,
+        check_placeholder=False,
     ),
     Rule(
         "teams_webhook",
@@ -193,7 +198,8 @@ CLOUD_RULES: tuple[Rule, ...] = (
             r"(?![A-Za-z0-9_+/=-])"
         ),
         not_placeholder(has_letter_and_digit),
-        needs=Needs(any_of=("sc_", "ext_", "scauth_", "authress_")),
+        # ".acc" is looked up first (all_of): one scan for most texts.
+        needs=Needs(any_of=("sc_", "ext_", "scauth_", "authress_"), all_of=(".acc",)),
     ),
     Rule(
         # Salesforce session/access token: the org id (00D...), "!", then the token;
