@@ -312,3 +312,27 @@ def test_secrets_next_to_punctuation(secret: str, context: str) -> None:
     text = context.format(secret)
     redacted, _ = redact_secrets(text)
     assert _leaked(secret, redacted) <= 4, redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # A token after "=" is a token: an env line or a query string.
+        (
+            "BWS_TOKEN=0."
+            + "4f1c2e3d-5b6a-4c7d-8e9f-0a1b2c3d4e5f."
+            + "Xq7Lm2Pz9Rt4Vw6Yb8Nc1Df3Gh5Jk0"
+            + ":Qm9vYmFyQmF6UXV4Zm9vYg==",
+            "0.4f1c2e3d-5b6a-4c7d-8e9f-0a1b2c3d4e5f.Xq7Lm2Pz9Rt4Vw"
+            "6Yb8Nc1Df3Gh5Jk0:Qm9vYmFyQmF6UXV4Zm9vYg==",
+        ),
+        # A token may end in "-" or "_" (GitLab's and OpenAI's alphabets hold both).
+        ("push with glpat-" + "Wq8Aj3ENlDAih6IBcfc-" + " today", "glpat-Wq8Aj3ENlDAih6IBcfc-"),
+        # A letters-only random body after a vendor prefix is still random.
+        ("set `sm_pat_" + "PWabFWIUkHLaJlSp` now", "sm_pat_PWabFWIUkHLaJlSp"),
+    ],
+)
+def test_token_edges(text: str, secret: str) -> None:
+    redacted, kinds = redact_secrets(text)
+    assert kinds
+    assert _leaked(secret, redacted) <= 4, redacted
