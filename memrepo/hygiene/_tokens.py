@@ -27,6 +27,10 @@ copied) as bounded, case-sensitive Python patterns:
   SendGridDetector, NpmDetector, PypiTokenDetector, TwilioKeyDetector,
   DiscordBotTokenDetector, TelegramBotTokenDetector.
 
+Clouds, CI and secret managers continue in ``_tokens_cloud``; SaaS, payment and AI
+vendors in ``_tokens_apps`` (each names its sources). Every body must also not be a
+placeholder (``_base.is_placeholder``: gitleaks' ``ghp_`` + x's, ``...EXAMPLE``).
+
 Where a vendor documents its prefix but a rule set pins one exact length, the body here
 accepts a range around it: a token format that grows a few characters must not start
 leaking. Every rule is run-gated (``Needs(run=True)``): its body holds 16 or more base64

@@ -12,6 +12,7 @@ brackets. Look-alikes are placeholders, prose that uses the prefixes, and public
 from __future__ import annotations
 
 import random
+import re
 import string
 import zlib
 from collections.abc import Callable
@@ -50,10 +51,6 @@ class Family:
         return "".join(out)
 
 
-def _n(alphabet: str, low: int, high: int | None = None) -> tuple[str, int, int]:
-    return (alphabet, low, low if high is None else high)
-
-
 def _uuid(rng: random.Random) -> str:
     return "-".join(random_string(rng, HEX_LOWER, n) for n in (8, 4, 4, 4, 12))
 
@@ -84,441 +81,264 @@ def _signed(length: int, offset: int, signature: str, tail: str) -> Callable[[ra
     return draw
 
 
-def _f(name: str, source: str, *parts: Part) -> Family:
-    return Family(name, source, parts)
+#: Named alphabets a shape draws from: ``{name:n}`` or ``{name:low-high}`` characters.
+ALPHABETS = {
+    "b62": BASE62,
+    "b64": BASE64,
+    "url": BASE64URL,
+    "hex": HEX_LOWER,
+    "upnum": UPNUM,
+    "lownum": LOWNUM,
+    "digits": DIGITS,
+    "b32": B32L,
+    "bech32": BECH32,
+    "letters": string.ascii_letters,
+    "url=": BASE64URL + "=",
+    "b62_": BASE62 + "_",
+    "url+": BASE64URL + "+",
+    "b62.": BASE62 + ".",
+    "hexup": "0123456789ABCDEF",
+    "hexah": "abcdefgh0123456789",
+    "ABCD": "ABCD",
+    "AQgw": "AQgw",
+    "A-L": "ABCDEFGHIJKL",
+    "9DH": "9DH",
+    "1-9": "123456789",
+}
+_FIELD = re.compile(r"\{([^}]*)\}")
+_SOURCES = {"GL": "gitleaks", "TH": "trufflehog", "MS": "Microsoft"}
 
 
-_GL = "gitleaks"
-_TH = "trufflehog"
-_GH = "github-partner"
-_MS = "SEC101"
-_U = BASE64URL
+def _part(field: str) -> Part:
+    """One ``{...}`` of a shape: ``uuid``, ``crc:n`` (n base62 and their CRC32),
+    ``sig:length/offset/signature/tail`` (an SEC101 key), or ``alphabet:n[-m]``."""
+    if field == "uuid":
+        return _uuid
+    kind, _, arguments = field.partition(":")
+    if kind == "crc":
+        return _crc_token("", int(arguments))
+    if kind == "sig":
+        length, offset, signature, tail = arguments.split("/")
+        return _signed(int(length), int(offset), signature, tail)
+    low, _, high = arguments.partition("-")
+    return (ALPHABETS[kind], int(low), int(high or low))
 
-FAMILIES: tuple[Family, ...] = (
-    _f("github_pat", f"{_GL} github-pat", _crc_token("ghp_", 30)),
-    _f("github_oauth", f"{_GL} github-oauth", _crc_token("gho_", 30)),
-    _f("github_app", f"{_GL} github-app-token", _crc_token("ghs_", 30)),
-    _f("github_refresh", f"{_GL} github-refresh-token", _crc_token("ghr_", 30)),
-    _f(
-        "github_fine_grained",
-        f"{_GL} github-fine-grained-pat",
-        "github_pat_11",
-        _n(UPNUM, 20),
-        "_",
-        _n(BASE62, 59),
-    ),
-    _f("gitlab_pat", f"{_GL} gitlab-pat", "glpat-", _n(_U, 20)),
-    _f(
-        "gitlab_pat_routable",
-        f"{_GL} gitlab-pat-routable",
-        "glpat-",
-        _n(_U, 27, 40),
-        ".",
-        _n(LOWNUM, 9),
-    ),
-    _f("gitlab_deploy", f"{_GL} gitlab-deploy-token", "gldt-", _n(_U, 20)),
-    _f("gitlab_runner", f"{_GL} gitlab-runner-authentication-token", "glrt-", _n(_U, 20)),
-    _f("gitlab_trigger", f"{_GL} gitlab-ptt", "glptt-", _n(HEX_LOWER, 40)),
-    _f("gitlab_oauth", f"{_GL} gitlab-oauth-app-secret", "gloas-", _n(_U, 64)),
-    _f("gitlab_job", f"{_GL} gitlab-cicd-job-token", "glcbt-", _n(BASE62, 1, 5), "_", _n(_U, 20)),
-    _f("gitlab_agent", f"{_GL} gitlab-kubernetes-agent-token", "glagent-", _n(_U, 50)),
-    _f("gitlab_rrt", f"{_GL} gitlab-rrt", "GR1348941", _n(_U, 20)),
-    _f(
-        "slack_bot",
-        f"{_GL} slack-bot-token",
-        "xoxb-",
-        _n(DIGITS, 10, 13),
-        "-",
-        _n(DIGITS, 10, 13),
-        "-",
-        _n(BASE62, 24),
-    ),
-    _f(
-        "slack_user",
-        f"{_GL} slack-user-token",
-        "xoxp-",
-        _n(DIGITS, 10, 13),
-        "-",
-        _n(DIGITS, 10, 13),
-        "-",
-        _n(DIGITS, 10, 13),
-        "-",
-        _n(HEX_LOWER, 32),
-    ),
-    _f(
-        "slack_app",
-        f"{_GL} slack-app-token",
-        "xapp-1-A",
-        _n(UPNUM, 10),
-        "-",
-        _n(DIGITS, 13),
-        "-",
-        _n(HEX_LOWER, 64),
-    ),
-    _f("aws_key_id", f"{_GL} aws-access-token", "AKIA", _n(UPNUM, 16)),
-    _f("aws_session_key_id", f"{_GL} aws-access-token", "ASIA", _n(UPNUM, 16)),
-    _f("aws_session_token", f"{_TH} aws (session token)", "IQoJb3JpZ2luX2Vj", _n(BASE64, 300, 600)),
-    _f("gcp_api_key", f"{_GL} gcp-api-key", "AIza", _n(_U, 35)),
-    _f("openai_project", f"{_GL} openai-api-key", "sk-proj-", _n(_U, 74), "T3BlbkFJ", _n(_U, 74)),
-    _f("openai_legacy", f"{_GL} openai-api-key", "sk-", _n(BASE62, 20), "T3BlbkFJ", _n(BASE62, 20)),
-    _f("openai_admin", f"{_GL} openai-api-key", "sk-admin-", _n(_U, 58), "T3BlbkFJ", _n(_U, 58)),
-    _f("anthropic_api", f"{_GL} anthropic-api-key", "sk-ant-api03-", _n(_U, 93), "AA"),
-    _f("anthropic_admin", f"{_GL} anthropic-admin-api-key", "sk-ant-admin01-", _n(_U, 93), "AA"),
-    _f("anthropic_oauth", f"{_GL} anthropic-oauth-token", "sk-ant-oat01-", _n(_U, 80, 110)),
-    _f("openrouter", f"{_TH} openrouter", "sk-or-v1-", _n(HEX_LOWER, 64)),
-    _f("stripe_secret", f"{_GL} stripe-access-token", "sk_live_", _n(BASE62, 24, 99)),
-    _f("stripe_restricted", f"{_GL} stripe-access-token", "rk_live_", _n(BASE62, 24, 99)),
-    _f("stripe_webhook", f"{_TH} stripe (webhook secret)", "whsec_", _n(BASE62, 32)),
-    _f("sendgrid", f"{_GL} sendgrid-api-token", "SG.", _n(_U, 22), ".", _n(_U, 43)),
-    _f("npm", f"{_GL} npm-access-token", _crc_token("npm_", 30)),
-    _f("pypi", f"{_GL} pypi-upload-token", "pypi-AgEIcHlwaS5vcmc", _n(_U, 60, 180)),
-    _f("huggingface", f"{_GL} huggingface-access-token", "hf_", _n(string.ascii_letters, 34)),
-    _f(
-        "huggingface_org",
-        f"{_GL} huggingface-organization-api-token",
-        "api_org_",
-        _n(string.ascii_letters, 34),
-    ),
-    _f("twilio_api_key", f"{_GL} twilio-api-key", "SK", _n(HEX_LOWER, 32)),
-    _f(
-        "telegram_bot",
-        f"{_GL} telegram-bot-api-token",
-        _n("123456789", 1),
-        _n(DIGITS, 8, 9),
-        ":AA",
-        _n(_U, 33),
-    ),
-    _f("digitalocean_pat", f"{_GL} digitalocean-pat", "dop_v1_", _n(HEX_LOWER, 64)),
-    _f("digitalocean_oauth", f"{_GL} digitalocean-access-token", "doo_v1_", _n(HEX_LOWER, 64)),
-    _f("heroku_v2", f"{_GL} heroku-api-key-v2", "HRKU-AA", _n(_U, 58)),
-    _f("shopify_access", f"{_GL} shopify-access-token", "shpat_", _n(HEX_LOWER, 32)),
-    _f("shopify_shared", f"{_GL} shopify-shared-secret", "shpss_", _n(HEX_LOWER, 32)),
-    _f("mailgun_private", f"{_GL} mailgun-private-api-token", "key-", _n(HEX_LOWER, 32)),
-    _f("databricks", f"{_GL} databricks-api-token", "dapi", _n(HEX_LOWER, 32)),
-    _f("age", f"{_GL} age-secret-key", "AGE-SECRET-KEY-1", _n(BECH32, 58)),
-    _f("atlassian", f"{_GL} atlassian-api-token", "ATATT3", _n(_U + "=", 186)),
-    _f("linear", f"{_GL} linear-api-key", "lin_api_", _n(BASE62, 40)),
-    _f("notion", f"{_TH} notion", "ntn_", _n(BASE62, 46)),
-    _f("doppler", f"{_GL} doppler-api-token", "dp.pt.", _n(BASE62, 43)),
-    _f("vault_service", f"{_GL} vault-service-token", "hvs.", _n(_U, 90, 120)),
-    _f("vault_batch", f"{_GL} vault-batch-token", "hvb.", _n(_U, 138, 200)),
-    _f("vault_legacy", f"{_GL} vault-service-token (s.)", "s.", _n(BASE62, 24)),
-    _f("postman", f"{_GL} postman-api-token", "PMAK-", _n(HEX_LOWER, 24), "-", _n(HEX_LOWER, 34)),
-    _f(
-        "grafana_service",
-        f"{_GL} grafana-service-account-token",
-        "glsa_",
-        _n(BASE62, 32),
-        "_",
-        _n(HEX_LOWER, 8),
-    ),
-    _f("grafana_cloud", f"{_GL} grafana-cloud-api-token", "glc_", _n(BASE64, 32, 80)),
-    _f("sentry_user", f"{_GL} sentry-user-token", "sntryu_", _n(HEX_LOWER, 64)),
-    _f("newrelic_user", f"{_GL} new-relic-user-api-key", "NRAK-", _n(UPNUM, 27)),
-    _f("newrelic_insert", f"{_GL} new-relic-insert-key", "NRII-", _n(_U, 32)),
-    _f("square", f"{_GL} square-access-token", "EAAA", _n(_U, 60)),
-    _f("square_oauth", f"{_GL} square-secret", "sq0csp-", _n(_U, 43)),
-    _f("planetscale", f"{_GL} planetscale-api-token", "pscale_tkn_", _n(_U, 43)),
-    _f("planetscale_pw", f"{_GL} planetscale-password", "pscale_pw_", _n(_U, 43)),
-    _f("supabase", f"{_TH} supabase", "sbp_", _n(HEX_LOWER, 40)),
-    _f("netlify", f"{_TH} netlify", "nfp_", _n(BASE62, 36)),
-    _f("dropbox_short", f"{_GL} dropbox-short-lived-api-token", "sl.", _n(_U, 135, 140)),
-    _f("dropbox_long", f"{_GL} dropbox-long-lived-api-token", _n(BASE62, 11), "A" * 10, _n(_U, 43)),
-    _f("flyio", f"{_GL} flyio-access-token", "fo1_", _n(_U, 43)),
-    _f(
-        "cloudflare_origin",
-        f"{_GL} cloudflare-origin-ca-key",
-        "v1.0-",
-        _n(HEX_LOWER, 24),
-        "-",
-        _n(HEX_LOWER, 146),
-    ),
-    _f("artifactory", f"{_GL} artifactory-api-key", "AKCp", _n(BASE62, 69)),
-    _f("alibaba", f"{_GL} alibaba-access-key-id", "LTAI", _n(BASE62, 20)),
-    _f("adobe", f"{_GL} adobe-client-secret", "p8e-", _n(BASE62, 32)),
-    _f("clojars", f"{_GL} clojars-api-token", "CLOJARS_", _n(LOWNUM, 60)),
-    _f("contentful", f"{_GL} contentful-personal-access-token", "CFPAT-", _n(_U, 43)),
-    _f("easypost", f"{_GL} easypost-api-token", "EZAK", _n(BASE62, 54)),
-    _f("dynatrace", f"{_GL} dynatrace-api-token", "dt0c01.", _n(UPNUM, 24), ".", _n(UPNUM, 64)),
-    _f("frameio", f"{_GL} frameio-api-token", "fio-u-", _n(_U, 64)),
-    _f("google_client_secret", f"{_TH} gcp (oauth client secret)", "GOCSPX-", _n(_U, 28)),
-    _f("google_oauth_refresh", f"{_GL} gcp (refresh token 1//0)", "1//0", _n(_U, 60, 100)),
-    _f("google_oauth_access", f"{_TH} googleoauth2", "ya29.", _n(_U, 100, 200)),
-    _f("infracost", f"{_GL} infracost-api-token", "ico-", _n(BASE62, 32)),
-    _f(
-        "langsmith",
-        f"{_GL} langsmith-api-key",
-        "lsv2_pt_",
-        _n(HEX_LOWER, 32),
-        "_",
-        _n(HEX_LOWER, 10),
-    ),
-    _f("perplexity", f"{_GL} perplexity-api-key", "pplx-", _n(BASE62, 48)),
-    _f("prefect", f"{_GL} prefect-api-token", "pnu_", _n(BASE62, 36)),
-    _f("pulumi", f"{_GL} pulumi-api-token", "pul-", _n(HEX_LOWER, 40)),
-    _f("readme", f"{_GL} readme-api-token", "rdme_", _n(LOWNUM, 70)),
-    _f("rubygems", f"{_GL} rubygems-api-token", "rubygems_", _n(HEX_LOWER, 48)),
-    _f("scalingo", f"{_GL} scalingo-api-token", "tk-us-", _n(_U, 48)),
-    _f(
-        "sendinblue",
-        f"{_GL} sendinblue-api-token",
-        "xkeysib-",
-        _n(HEX_LOWER, 64),
-        "-",
-        _n(BASE62, 16),
-    ),
-    _f("shippo", f"{_GL} shippo-api-token", "shippo_live_", _n(HEX_LOWER, 40)),
-    _f(
-        "sourcegraph",
-        f"{_GL} sourcegraph-access-token",
-        "sgp_",
-        _n(HEX_LOWER, 16),
-        "_",
-        _n(HEX_LOWER, 40),
-    ),
-    _f("replicate", f"{_TH} replicate", "r8_", _n(BASE62, 37)),
-    _f("groq", f"{_GL} groq-api-key", "gsk_", _n(BASE62, 52)),
-    _f("xai", f"{_TH} xai", "xai-", _n(BASE62, 80)),
-    _f("tavily", f"{_TH} tavily", "tvly-", _n(BASE62, 32)),
-    _f("pinecone", f"{_TH} pinecone", "pcsk_", _n(BASE62 + "_", 60, 70)),
-    _f("docker_pat", f"{_TH} dockerhub", "dckr_pat_", _n(_U, 27)),
-    _f("docker_oat", f"{_TH} dockerhub (organization token)", "dckr_oat_", _n(_U, 32)),
-    _f("buildkite", f"{_TH} buildkite", "bkua_", _n(HEX_LOWER, 40)),
-    _f("bitbucket_app", f"{_TH} bitbucketapppassword", "ATBB", _n(BASE62, 32)),
-    _f("figma", f"{_TH} figmapersonalaccesstoken", "figd_", _n(_U, 40)),
-    _f("sonarqube", f"{_TH} sonarcloud", "sqp_", _n(HEX_LOWER, 40)),
-    _f("render", f"{_TH} render", "rnd_", _n(BASE62, 32)),
-    _f("neon", f"{_TH} neon", "napi_", _n(LOWNUM, 64)),
-    _f("openshift", f"{_GL} openshift-user-token", "sha256~", _n(_U, 43)),
-    _f("plaid", f"{_GL} plaid-api-token", "access-production-", _uuid),
-    _f("terraform", f"{_GL} hashicorp-tf-api-token", _n(BASE62, 14), ".atlasv1.", _n(_U, 67)),
-    _f(
-        "onepassword_service",
-        f"{_GL} 1password-service-account-token",
-        "ops_eyJ",
-        _n(BASE64, 260, 300),
-    ),
-    # This session's families (memrepo/hygiene/_tokens_cloud.py, _tokens_apps.py).
-    _f(
-        "airtable_pat",
-        f"{_GL} airtable-personnal-access-token",
-        "pat",
-        _n(BASE62, 14),
-        ".",
-        _n(HEX_LOWER, 64),
-    ),
-    _f("clickup", f"{_GH} clickup personal token", "pk_", _n(DIGITS, 6, 9), "_", _n(UPNUM, 32)),
-    _f("typeform", f"{_GL} typeform-api-token", "tfp_", _n(_U, 44), "_", _n(BASE62, 14)),
-    _f("mailchimp", f"{_GL} mailchimp-api-key", _n(HEX_LOWER, 32), "-us", _n(DIGITS, 1, 2)),
-    _f("elevenlabs", f"{_TH} elevenlabs", "sk_", _n(HEX_LOWER, 48)),
-    _f("together", f"{_TH} togetherai", "tgp_v1_", _n(_U, 43)),
-    _f("cerebras", f"{_TH} cerebras", "csk-", _n(LOWNUM, 48)),
-    _f("asana_pat", f"{_GL} asana (PAT)", "1/", _n(DIGITS, 16), ":", _n(HEX_LOWER, 32)),
-    _f(
-        "asana_pat_v2",
-        f"{_GL} asana (PAT v2)",
-        "2/",
-        _n(DIGITS, 16),
-        "/",
-        _n(DIGITS, 16),
-        ":",
-        _n(HEX_LOWER, 32),
-    ),
-    _f("firebase_server", f"{_TH} fcm", "AAAA", _n(_U, 7), ":APA91b", _n(_U, 134)),
-    _f(
-        "bitwarden_machine",
-        f"{_TH} bitwarden (machine account)",
-        "0.",
-        _uuid,
-        ".",
-        _n(BASE62, 30),
-        ":",
-        _n(BASE64, 22),
-        "==",
-    ),
-    _f("circleci_pat", f"{_TH} circleci", "CCIPAT_", _n(BASE62, 22), "_", _n(HEX_LOWER, 40)),
-    _f(
-        "circleci_project",
-        f"{_TH} circleci (project)",
-        "CCIPRJ_",
-        _n(BASE62, 22),
-        "_",
-        _n(HEX_LOWER, 40),
-    ),
-    _f(
-        "braintree_access",
-        f"{_GL} braintree-access-token",
-        "access_token$production$",
-        _n(LOWNUM, 16),
-        "$",
-        _n(HEX_LOWER, 32),
-    ),
-    _f(
-        "braintree_tokenization",
-        f"{_GL} braintree-tokenization-key",
-        "sandbox_",
-        _n(LOWNUM, 8),
-        "_",
-        _n(LOWNUM, 16),
-    ),
-    _f("yandex_api", f"{_GL} yandex-api-key", "AQVN", _n(_U, 35, 38)),
-    _f("yandex_aws", f"{_GL} yandex-aws-access-token", "YC", _n(_U, 38)),
-    _f("yandex_oauth", f"{_TH} yandex (y0_)", "y0_", _n(_U, 55)),
-    _f("yandex_iam", f"{_GL} yandex-access-token", "t1.", _n(_U, 40, 80), ".", _n(_U, 86)),
-    _f("nuget", f"{_TH} nugetapikey", "oy2", _n(LOWNUM, 43)),
-    _f("azure_devops_pat", f"{_MS} SEC101/102 AdoPat", _n(B32L, 52)),
-    _f(
-        "azure_devops_pat_v2",
-        f"{_MS} SEC101/102 AdoPat (84)",
-        _n(BASE62, 52),
-        "JQQJ9",
-        _n("9DH", 1),
-        _n(BASE62, 1),
-        _n("ABCDEFGHIJKL", 1),
-        _n(BASE62, 16),
-        "AZDO",
-        _n(BASE62, 4),
-    ),
-    _f(
-        "azure_storage_signed",
-        f"{_MS} SEC101/152 AzureStorageAccountIdentifiableKey",
-        _signed(88, 76, "+ASt", "=="),
-    ),
-    _f(
-        "azure_cosmos_signed",
-        f"{_MS} SEC101/191 AzureCosmosDbIdentifiableKey",
-        _signed(88, 76, "ACDb", "=="),
-    ),
-    _f(
-        "azure_servicebus_signed",
-        f"{_MS} SEC101/182 AzureServiceBusIdentifiableKey",
-        _signed(44, 33, "+ASb", "="),
-    ),
-    _f(
-        "azure_iot_signed",
-        f"{_MS} SEC101/178 AzureIotHubIdentifiableKey",
-        _signed(44, 33, "AIoT", "="),
-    ),
-    _f(
-        "azure_function_signed",
-        f"{_MS} SEC101/158 AzureFunctionIdentifiableKey",
-        _n(_U, 44),
-        "AzFu",
-        _n(_U, 5),
-        _n("AQgw", 1),
-        "==",
-    ),
-    _f(
-        "azure_search_signed",
-        f"{_MS} SEC101/166 AzureSearchIdentifiableKey",
-        _n(BASE62, 42),
-        "AzSe",
-        _n("ABCD", 1),
-        _n(BASE62, 5),
-    ),
-    _f(
-        "azure_storage_legacy",
-        f"{_MS} SEC101/110 (az storage account keys list)",
-        _n(BASE64, 86),
-        "==",
-    ),
-    _f("tailscale", f"{_TH} tailscale", "tskey-auth-k", _n(BASE62, 11), "CNTRL-", _n(BASE62, 33)),
-    _f(
-        "harness",
-        f"{_GL} harness-api-key",
-        "pat.",
-        _n(_U, 22),
-        ".",
-        _n(BASE62, 24),
-        ".",
-        _n(BASE62, 20),
-    ),
-    _f("octopus", f"{_GL} octopus-deploy-api-key", "API-", _n(UPNUM, 26)),
-    _f(
-        "definednetworking",
-        f"{_GL} defined-networking-api-token",
-        "dnkey-",
-        _n(_U, 26),
-        "-",
-        _n(_U, 52),
-    ),
-    _f("clickhouse", f"{_GL} clickhouse-cloud-api-secret-key", "4b1d", _n(BASE62, 38)),
-    _f("castai", f"{_GL} castai-api-key", "castai_v1_", _n(BASE62, 64), "_", _n(BASE62, 8)),
-    _f("chieftools", f"{_GL} chieftools-pat", "ctp_", _n(BASE62, 36)),
-    _f("intra42", f"{_GL} intra42-client-secret", "s-s4t2ud-", _n(HEX_LOWER, 64)),
-    _f("settlemint", f"{_GL} settlemint-personal-access-token", "sm_pat_", _n(BASE62, 16)),
-    _f("maxmind", f"{_GL} maxmind-license-key", _n(BASE62, 6), "_", _n(BASE62, 29), "_mmk"),
-    _f("tencent", f"{_TH} tencentcloudsecretid", "AKID", _n(BASE62, 32)),
-    _f("scaleway", f"{_TH} scalewaykey", "SCW", _n(UPNUM, 17)),
-    _f("akamai", f"{_TH} akamai", "akab-", _n(LOWNUM, 16), "-", _n(LOWNUM, 16)),
-    _f(
-        "infisical",
-        f"{_TH} infisical",
-        "st.",
-        _uuid,
-        ".",
-        _n(HEX_LOWER, 32),
-        ".",
-        _n(HEX_LOWER, 32),
-    ),
-    _f("adyen", f"{_GL} adyen-api-key", "AQE", _n(LOWNUM, 6, 12), ".", _n(_U, 60)),
-    _f("salesforce", f"{_TH} salesforce", "00D", _n(BASE62, 15), "!", _n(BASE62 + ".", 96)),
-    _f("hubspot_private", f"{_GH} hubspot private app token", "pat-na1-", _uuid),
-    _f(
-        "flutterwave",
-        f"{_GL} flutterwave-secret-key",
-        "FLWSECK_TEST-",
-        _n("abcdefgh0123456789", 32),
-        "-X",
-    ),
-    _f("duffel", f"{_GL} duffel-api-token", "duffel_live_", _n(_U, 43)),
-    _f("lob", f"{_GL} lob-api-key", "live_", _n(HEX_LOWER, 35)),
-    _f("gocardless", f"{_GL} gocardless-api-token", "live_", _n(_U, 40)),
-    _f("launchdarkly", f"{_TH} launchdarkly", "api-", _uuid),
-    _f("mailersend", f"{_TH} mailersend", "mlsn.", _n(HEX_LOWER, 64)),
-    _f("resend", f"{_TH} resend", "re_", _n(BASE62, 8), "_", _n(BASE62, 24)),
-    _f(
-        "brevo_smtp", f"{_TH} brevo (smtp key)", "xsmtpsib-", _n(HEX_LOWER, 64), "-", _n(BASE62, 16)
-    ),
-    _f("klaviyo", f"{_TH} klaviyo", "pk_", _n(HEX_LOWER, 34)),
-    _f("woocommerce", f"{_TH} woocommerce", "cs_", _n(HEX_LOWER, 40)),
-    _f(
-        "paddle",
-        f"{_GH} paddle api key",
-        "pdl_live_apikey_",
-        _n(LOWNUM, 26),
-        "_",
-        _n(BASE62, 22),
-        "_",
-        _n(BASE62, 3),
-    ),
-    _f("paypal", f"{_TH} paypaloauth (access token)", "A21AA", _n(_U, 90)),
-    _f("onfido", f"{_GH} onfido api token", "api_live.", _n(_U, 11), ".", _n(_U, 32)),
-    _f("midtrans", f"{_GH} midtrans server key", "Mid-server-", _n(_U, 24)),
-    _f("mercury", f"{_GH} mercury api token", "mercury_production_wma_", _n(BASE62, 50)),
-    _f("newrelic_admin", f"{_GL} new-relic (NRAA)", "NRAA-", _n(HEX_LOWER, 27)),
-    _f("adafruit", f"{_GH} adafruit io key", "aio_", _n(BASE62, 28)),
-    _f("ionic", f"{_GH} ionic personal access token", "ion_", _n(BASE62, 42)),
-    _f("rootly", f"{_GH} rootly api key", "rootly_", _n(HEX_LOWER, 64)),
-    _f("samsara", f"{_GH} samsara api token", "samsara_api_", _n(BASE62, 30)),
-    _f("zuplo", f"{_GH} zuplo consumer api key", "zpka_", _n(HEX_LOWER, 32), "_", _n(HEX_LOWER, 8)),
-    _f("posthog_personal", f"{_GH} posthog personal api key", "phx_", _n(BASE62, 43)),
-    _f(
-        "telnyx", f"{_GH} telnyx api v2 key", "KEY", _n("0123456789ABCDEF", 32), "_", _n(BASE62, 22)
-    ),
-    _f("devcycle", f"{_GH} devcycle server sdk key", "dvc_server_", _uuid, "_", _n(HEX_LOWER, 7)),
-    _f("pagerduty", f"{_TH} pagerdutyapikey", "u+", _n(_U + "+", 18)),
-    _f("twitch_chat", f"{_TH} twitch (oauth:)", "oauth:", _n(LOWNUM, 30)),
-    _f("ubidots", f"{_GH} ubidots token", "BBFF-", _n(BASE62, 30)),
-    _f("nvidia", f"{_GH} nvidia api key", "nvapi-", _n(_U, 64)),
-    _f("voyage", f"{_TH} voyageai", "pa-", _n(_U, 43)),
-    _f("fireworks", f"{_TH} fireworksai", "fw_", _n(BASE62, 24)),
-    _f("jina", f"{_TH} jinaai", "jina_", _n(HEX_LOWER, 32), _n(_U, 28)),
-    _f("firecrawl", f"{_TH} firecrawl", "fc-", _n(HEX_LOWER, 32)),
-    _f("browserbase", f"{_TH} browserbase", "bb_live_", _n(_U, 27)),
-    _f("mem0", f"{_TH} mem0", "m0-", _n(BASE62, 40)),
-    _f("modal", f"{_TH} modal (token secret)", "as-", _n(BASE62, 22)),
-)
+
+def _family(row: str) -> Family:
+    """``name|source|shape``: literals with ``{...}`` draws (see ``_part``)."""
+    name, source, shape = row.split("|")
+    parts: list[Part] = []
+    position = 0
+    for field in _FIELD.finditer(shape):
+        if field.start() > position:
+            parts.append(shape[position : field.start()])
+        parts.append(_part(field.group(1)))
+        position = field.end()
+    if position < len(shape):
+        parts.append(shape[position:])
+    list_name, _, rule = source.partition(" ")
+    return Family(name, f"{_SOURCES.get(list_name, list_name)} {rule}", tuple(parts))
+
+
+# name|source|shape, one family a line. Sources: GL = gitleaks rule ids, TH = trufflehog
+# detectors, github-partner = GitHub's secret-scanning partner patterns, MS =
+# Microsoft's SEC101 list. The rows from "airtable_pat" on, and aws_session_token,
+# vault_legacy, dropbox_long, google_oauth_refresh and docker_oat, sample the rules of
+# memrepo/hygiene/_tokens_cloud.py and _tokens_apps.py.
+_SHAPES = """
+github_pat|GL github-pat|ghp_{crc:30}
+github_oauth|GL github-oauth|gho_{crc:30}
+github_app|GL github-app-token|ghs_{crc:30}
+github_refresh|GL github-refresh-token|ghr_{crc:30}
+github_fine_grained|GL github-fine-grained-pat|github_pat_11{upnum:20}_{b62:59}
+gitlab_pat|GL gitlab-pat|glpat-{url:20}
+gitlab_pat_routable|GL gitlab-pat-routable|glpat-{url:27-40}.{lownum:9}
+gitlab_deploy|GL gitlab-deploy-token|gldt-{url:20}
+gitlab_runner|GL gitlab-runner-authentication-token|glrt-{url:20}
+gitlab_trigger|GL gitlab-ptt|glptt-{hex:40}
+gitlab_oauth|GL gitlab-oauth-app-secret|gloas-{url:64}
+gitlab_job|GL gitlab-cicd-job-token|glcbt-{b62:1-5}_{url:20}
+gitlab_agent|GL gitlab-kubernetes-agent-token|glagent-{url:50}
+gitlab_rrt|GL gitlab-rrt|GR1348941{url:20}
+slack_bot|GL slack-bot-token|xoxb-{digits:10-13}-{digits:10-13}-{b62:24}
+slack_user|GL slack-user-token|xoxp-{digits:10-13}-{digits:10-13}-{digits:10-13}-{hex:32}
+slack_app|GL slack-app-token|xapp-1-A{upnum:10}-{digits:13}-{hex:64}
+aws_key_id|GL aws-access-token|AKIA{upnum:16}
+aws_session_key_id|GL aws-access-token|ASIA{upnum:16}
+aws_session_token|TH aws (session token)|IQoJb3JpZ2luX2Vj{b64:300-600}
+gcp_api_key|GL gcp-api-key|AIza{url:35}
+openai_project|GL openai-api-key|sk-proj-{url:74}T3BlbkFJ{url:74}
+openai_legacy|GL openai-api-key|sk-{b62:20}T3BlbkFJ{b62:20}
+openai_admin|GL openai-api-key|sk-admin-{url:58}T3BlbkFJ{url:58}
+anthropic_api|GL anthropic-api-key|sk-ant-api03-{url:93}AA
+anthropic_admin|GL anthropic-admin-api-key|sk-ant-admin01-{url:93}AA
+anthropic_oauth|GL anthropic-oauth-token|sk-ant-oat01-{url:80-110}
+openrouter|TH openrouter|sk-or-v1-{hex:64}
+stripe_secret|GL stripe-access-token|sk_live_{b62:24-99}
+stripe_restricted|GL stripe-access-token|rk_live_{b62:24-99}
+stripe_webhook|TH stripe (webhook secret)|whsec_{b62:32}
+sendgrid|GL sendgrid-api-token|SG.{url:22}.{url:43}
+npm|GL npm-access-token|npm_{crc:30}
+pypi|GL pypi-upload-token|pypi-AgEIcHlwaS5vcmc{url:60-180}
+huggingface|GL huggingface-access-token|hf_{letters:34}
+huggingface_org|GL huggingface-organization-api-token|api_org_{letters:34}
+twilio_api_key|GL twilio-api-key|SK{hex:32}
+telegram_bot|GL telegram-bot-api-token|{1-9:1}{digits:8-9}:AA{url:33}
+digitalocean_pat|GL digitalocean-pat|dop_v1_{hex:64}
+digitalocean_oauth|GL digitalocean-access-token|doo_v1_{hex:64}
+heroku_v2|GL heroku-api-key-v2|HRKU-AA{url:58}
+shopify_access|GL shopify-access-token|shpat_{hex:32}
+shopify_shared|GL shopify-shared-secret|shpss_{hex:32}
+mailgun_private|GL mailgun-private-api-token|key-{hex:32}
+databricks|GL databricks-api-token|dapi{hex:32}
+age|GL age-secret-key|AGE-SECRET-KEY-1{bech32:58}
+atlassian|GL atlassian-api-token|ATATT3{url=:186}
+linear|GL linear-api-key|lin_api_{b62:40}
+notion|TH notion|ntn_{b62:46}
+doppler|GL doppler-api-token|dp.pt.{b62:43}
+vault_service|GL vault-service-token|hvs.{url:90-120}
+vault_batch|GL vault-batch-token|hvb.{url:138-200}
+vault_legacy|GL vault-service-token (s.)|s.{b62:24}
+postman|GL postman-api-token|PMAK-{hex:24}-{hex:34}
+grafana_service|GL grafana-service-account-token|glsa_{b62:32}_{hex:8}
+grafana_cloud|GL grafana-cloud-api-token|glc_{b64:32-80}
+sentry_user|GL sentry-user-token|sntryu_{hex:64}
+newrelic_user|GL new-relic-user-api-key|NRAK-{upnum:27}
+newrelic_insert|GL new-relic-insert-key|NRII-{url:32}
+square|GL square-access-token|EAAA{url:60}
+square_oauth|GL square-secret|sq0csp-{url:43}
+planetscale|GL planetscale-api-token|pscale_tkn_{url:43}
+planetscale_pw|GL planetscale-password|pscale_pw_{url:43}
+supabase|TH supabase|sbp_{hex:40}
+netlify|TH netlify|nfp_{b62:36}
+dropbox_short|GL dropbox-short-lived-api-token|sl.{url:135-140}
+dropbox_long|GL dropbox-long-lived-api-token|{b62:11}AAAAAAAAAA{url:43}
+flyio|GL flyio-access-token|fo1_{url:43}
+cloudflare_origin|GL cloudflare-origin-ca-key|v1.0-{hex:24}-{hex:146}
+artifactory|GL artifactory-api-key|AKCp{b62:69}
+alibaba|GL alibaba-access-key-id|LTAI{b62:20}
+adobe|GL adobe-client-secret|p8e-{b62:32}
+clojars|GL clojars-api-token|CLOJARS_{lownum:60}
+contentful|GL contentful-personal-access-token|CFPAT-{url:43}
+easypost|GL easypost-api-token|EZAK{b62:54}
+dynatrace|GL dynatrace-api-token|dt0c01.{upnum:24}.{upnum:64}
+frameio|GL frameio-api-token|fio-u-{url:64}
+google_client_secret|TH gcp (oauth client secret)|GOCSPX-{url:28}
+google_oauth_refresh|GL gcp (refresh token 1//0)|1//0{url:60-100}
+google_oauth_access|TH googleoauth2|ya29.{url:100-200}
+infracost|GL infracost-api-token|ico-{b62:32}
+langsmith|GL langsmith-api-key|lsv2_pt_{hex:32}_{hex:10}
+perplexity|GL perplexity-api-key|pplx-{b62:48}
+prefect|GL prefect-api-token|pnu_{b62:36}
+pulumi|GL pulumi-api-token|pul-{hex:40}
+readme|GL readme-api-token|rdme_{lownum:70}
+rubygems|GL rubygems-api-token|rubygems_{hex:48}
+scalingo|GL scalingo-api-token|tk-us-{url:48}
+sendinblue|GL sendinblue-api-token|xkeysib-{hex:64}-{b62:16}
+shippo|GL shippo-api-token|shippo_live_{hex:40}
+sourcegraph|GL sourcegraph-access-token|sgp_{hex:16}_{hex:40}
+replicate|TH replicate|r8_{b62:37}
+groq|GL groq-api-key|gsk_{b62:52}
+xai|TH xai|xai-{b62:80}
+tavily|TH tavily|tvly-{b62:32}
+pinecone|TH pinecone|pcsk_{b62_:60-70}
+docker_pat|TH dockerhub|dckr_pat_{url:27}
+docker_oat|TH dockerhub (organization token)|dckr_oat_{url:32}
+buildkite|TH buildkite|bkua_{hex:40}
+bitbucket_app|TH bitbucketapppassword|ATBB{b62:32}
+figma|TH figmapersonalaccesstoken|figd_{url:40}
+sonarqube|TH sonarcloud|sqp_{hex:40}
+render|TH render|rnd_{b62:32}
+neon|TH neon|napi_{lownum:64}
+openshift|GL openshift-user-token|sha256~{url:43}
+plaid|GL plaid-api-token|access-production-{uuid}
+terraform|GL hashicorp-tf-api-token|{b62:14}.atlasv1.{url:67}
+onepassword_service|GL 1password-service-account-token|ops_eyJ{b64:260-300}
+airtable_pat|GL airtable-personnal-access-token|pat{b62:14}.{hex:64}
+clickup|github-partner clickup personal token|pk_{digits:6-9}_{upnum:32}
+typeform|GL typeform-api-token|tfp_{url:44}_{b62:14}
+mailchimp|GL mailchimp-api-key|{hex:32}-us{digits:1-2}
+elevenlabs|TH elevenlabs|sk_{hex:48}
+together|TH togetherai|tgp_v1_{url:43}
+cerebras|TH cerebras|csk-{lownum:48}
+asana_pat|GL asana (PAT)|1/{digits:16}:{hex:32}
+asana_pat_v2|GL asana (PAT v2)|2/{digits:16}/{digits:16}:{hex:32}
+firebase_server|TH fcm|AAAA{url:7}:APA91b{url:134}
+bitwarden_machine|TH bitwarden (machine account)|0.{uuid}.{b62:30}:{b64:22}==
+circleci_pat|TH circleci|CCIPAT_{b62:22}_{hex:40}
+circleci_project|TH circleci (project)|CCIPRJ_{b62:22}_{hex:40}
+braintree_access|GL braintree-access-token|access_token$production${lownum:16}${hex:32}
+braintree_tokenization|GL braintree-tokenization-key|sandbox_{lownum:8}_{lownum:16}
+yandex_api|GL yandex-api-key|AQVN{url:35-38}
+yandex_aws|GL yandex-aws-access-token|YC{url:38}
+yandex_oauth|TH yandex (y0_)|y0_{url:55}
+yandex_iam|GL yandex-access-token|t1.{url:40-80}.{url:86}
+nuget|TH nugetapikey|oy2{lownum:43}
+azure_devops_pat|MS SEC101/102 AdoPat|{b32:52}
+azure_devops_pat_v2|MS SEC101/102 (84)|{b62:52}JQQJ9{9DH:1}{b62:1}{A-L:1}{b62:16}AZDO{b62:4}
+azure_storage_signed|MS SEC101/152 AzureStorageAccountIdentifiableKey|{sig:88/76/+ASt/==}
+azure_cosmos_signed|MS SEC101/191 AzureCosmosDbIdentifiableKey|{sig:88/76/ACDb/==}
+azure_servicebus_signed|MS SEC101/182 AzureServiceBusIdentifiableKey|{sig:44/33/+ASb/=}
+azure_iot_signed|MS SEC101/178 AzureIotHubIdentifiableKey|{sig:44/33/AIoT/=}
+azure_function_signed|MS SEC101/158 AzureFunctionIdentifiableKey|{url:44}AzFu{url:5}{AQgw:1}==
+azure_search_signed|MS SEC101/166 AzureSearchIdentifiableKey|{b62:42}AzSe{ABCD:1}{b62:5}
+azure_storage_legacy|MS SEC101/110 (az storage account keys list)|{b64:86}==
+tailscale|TH tailscale|tskey-auth-k{b62:11}CNTRL-{b62:33}
+harness|GL harness-api-key|pat.{url:22}.{b62:24}.{b62:20}
+octopus|GL octopus-deploy-api-key|API-{upnum:26}
+definednetworking|GL defined-networking-api-token|dnkey-{url:26}-{url:52}
+clickhouse|GL clickhouse-cloud-api-secret-key|4b1d{b62:38}
+castai|GL castai-api-key|castai_v1_{b62:64}_{b62:8}
+chieftools|GL chieftools-pat|ctp_{b62:36}
+intra42|GL intra42-client-secret|s-s4t2ud-{hex:64}
+settlemint|GL settlemint-personal-access-token|sm_pat_{b62:16}
+maxmind|GL maxmind-license-key|{b62:6}_{b62:29}_mmk
+tencent|TH tencentcloudsecretid|AKID{b62:32}
+scaleway|TH scalewaykey|SCW{upnum:17}
+akamai|TH akamai|akab-{lownum:16}-{lownum:16}
+infisical|TH infisical|st.{uuid}.{hex:32}.{hex:32}
+adyen|GL adyen-api-key|AQE{lownum:6-12}.{url:60}
+salesforce|TH salesforce|00D{b62:15}!{b62.:96}
+hubspot_private|github-partner hubspot private app token|pat-na1-{uuid}
+flutterwave|GL flutterwave-secret-key|FLWSECK_TEST-{hexah:32}-X
+duffel|GL duffel-api-token|duffel_live_{url:43}
+lob|GL lob-api-key|live_{hex:35}
+gocardless|GL gocardless-api-token|live_{url:40}
+launchdarkly|TH launchdarkly|api-{uuid}
+mailersend|TH mailersend|mlsn.{hex:64}
+resend|TH resend|re_{b62:8}_{b62:24}
+brevo_smtp|TH brevo (smtp key)|xsmtpsib-{hex:64}-{b62:16}
+klaviyo|TH klaviyo|pk_{hex:34}
+woocommerce|TH woocommerce|cs_{hex:40}
+paddle|github-partner paddle api key|pdl_live_apikey_{lownum:26}_{b62:22}_{b62:3}
+paypal|TH paypaloauth (access token)|A21AA{url:90}
+onfido|github-partner onfido api token|api_live.{url:11}.{url:32}
+midtrans|github-partner midtrans server key|Mid-server-{url:24}
+mercury|github-partner mercury api token|mercury_production_wma_{b62:50}
+newrelic_admin|GL new-relic (NRAA)|NRAA-{hex:27}
+adafruit|github-partner adafruit io key|aio_{b62:28}
+ionic|github-partner ionic personal access token|ion_{b62:42}
+rootly|github-partner rootly api key|rootly_{hex:64}
+samsara|github-partner samsara api token|samsara_api_{b62:30}
+zuplo|github-partner zuplo consumer api key|zpka_{hex:32}_{hex:8}
+posthog_personal|github-partner posthog personal api key|phx_{b62:43}
+telnyx|github-partner telnyx api v2 key|KEY{hexup:32}_{b62:22}
+devcycle|github-partner devcycle server sdk key|dvc_server_{uuid}_{hex:7}
+pagerduty|TH pagerdutyapikey|u+{url+:18}
+twitch_chat|TH twitch (oauth:)|oauth:{lownum:30}
+ubidots|github-partner ubidots token|BBFF-{b62:30}
+nvidia|github-partner nvidia api key|nvapi-{url:64}
+voyage|TH voyageai|pa-{url:43}
+fireworks|TH fireworksai|fw_{b62:24}
+jina|TH jinaai|jina_{hex:32}{url:28}
+firecrawl|TH firecrawl|fc-{hex:32}
+browserbase|TH browserbase|bb_live_{url:27}
+mem0|TH mem0|m0-{b62:40}
+modal|TH modal (token secret)|as-{b62:22}
+"""
+
+FAMILIES: tuple[Family, ...] = tuple(_family(row) for row in _SHAPES.strip().splitlines())
+
 
 #: Contexts a token is met in; {X} is the token, {NAME} an env name, {key} a config key.
 CONTEXTS = (
