@@ -36,6 +36,7 @@ from memrepo.hygiene import (
     screen,
 )
 from memrepo.hygiene._assign import ASSIGNMENT as _ASSIGNMENT
+from memrepo.hygiene._base import Finder
 from memrepo.hygiene._context import (
     _AWS_KEY_ID,
     _CURL_USER,
@@ -133,7 +134,7 @@ def _pieces() -> list[str]:
 
 #: The expressions each detector reports matches of (its needs are read off them): for a
 #: secret found next to its id, the id's pattern (no secret is found without one).
-PATTERNS_OF: dict[object, tuple[re.Pattern[str], ...]] = {
+PATTERNS_OF: dict[Finder, tuple[re.Pattern[str], ...]] = {
     private_key_spans: (PRIVATE_KEY_BEGIN,),
     assignment_spans: (_ASSIGNMENT,),
     aws_secret_near_key_id: (_AWS_KEY_ID,),
