@@ -7,6 +7,10 @@ and is kept as its UTC date. `user_id` and `agent_id` are kept as who the fact c
 and who wrote it. `private`, `contact`, `task_id`, `scope` and `workspace` let a dump say
 where a fact belongs (memrepo's own `export --format jsonl` writes them); they are read
 from the object or from its `metadata` object, where mem0 keeps what its caller added.
+Privacy and the person a row is about are read in every spelling exporters use (see
+`privacy.py`); a row whose privacy cannot be read is rejected (`privacy_unreadable`),
+and so is a row holding a lone UTF-16 surrogate (`\\ud800` in JSON is valid JSON but
+no character: it could be neither stored nor committed).
 
 A mem0 memory (see `mem0.py`) also keeps its `id` (the memory's identity: a changed
 memory supersedes the old one, a deleted one is reported), `categories`, `updated_at`,
@@ -21,6 +25,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 
 from memrepo.formats.importers.model import Fact, Rejected
+from memrepo.formats.importers.privacy import PRIVATE_SCOPES, fold, is_privacy_key, read_privacy
 
 TEXT_KEYS = ("text", "content", "memory", "fact")
 CREATED_KEYS = ("created_at", "created", "date", "timestamp", "added")
@@ -32,14 +37,14 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "user_id": ("user_id", "user"),
     "agent_id": ("agent_id", "agent"),
     "workspace": ("workspace", "workspace_id"),
-    "contact": ("contact", "contact_ref"),
     "task_id": ("task_id", "task"),
     "scope": ("scope",),
 }
 #: Metadata keys memrepo reads as routing (above), never repeated as plain metadata.
-_ROUTING = frozenset({"private", "privacy", *(k for keys in _ALIASES.values() for k in keys)})
+_ROUTING = frozenset(k for keys in _ALIASES.values() for k in keys)
 _MS_THRESHOLD = 100_000_000_000  # a Unix time this large is in milliseconds
 _MAX_META_CHARS = 300
+_MAX_WALK = 64
 _META_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
 
 
@@ -62,18 +67,35 @@ def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
 
 def read_object(data: Mapping[str, object], path: str, line: int, *, where: str) -> Fact | Rejected:
     """The fact of one JSON object (a JSONL line, or one memory of a document)."""
+    surrogate = _surrogate_in(data)
+    if surrogate is not None:
+        return Rejected(
+            path,
+            line,
+            "lone_surrogate",
+            f"{where}: {surrogate} holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape "
+            "without its pair), which is no character; skipped",
+        )
     body = _first_text(data, TEXT_KEYS)
     if body is None:
         wanted = ", ".join(TEXT_KEYS)
         return Rejected(path, line, "no_text", f"{where} has no text field ({wanted})")
+    privacy = read_privacy(data)
+    if privacy.held_back:
+        return Rejected(
+            path,
+            line,
+            "privacy_unreadable",
+            f"{where}: its privacy cannot be read: {privacy.unreadable}; held back, not "
+            "imported (fix the value to true/false or private/public and import again)",
+        )
     extra = data.get("metadata")
     notes = {str(k): v for k, v in extra.items()} if isinstance(extra, dict) and extra else {}
     merged = {**notes, **data} if notes else data  # the object's own fields win
     fields = {name: _first_id(merged, keys) for name, keys in _ALIASES.items()}
-    private = any(
-        source.get("private") is True or source.get("privacy") == "private"
-        for source in (data, notes)
-    )
+    if fields["scope"] is not None and fold(fields["scope"]) in PRIVATE_SCOPES:
+        fields["scope"] = None  # `scope: private` is privacy, not one of memrepo's scopes
+    private = privacy.private
     created = _date_of(data, CREATED_KEYS)
     memory_id = _first_id(data, ("id",))
     if memory_id and "memory" in data and fields["subject"] is None:
@@ -84,6 +106,7 @@ def read_object(data: Mapping[str, object], path: str, line: int, *, where: str)
         line,
         created=created,
         private=private,
+        contact=privacy.contact,
         expires=_date_of(data, EXPIRES_KEYS),
         anchor=memory_id,
         key=f"id:{memory_id}" if memory_id else None,
@@ -110,13 +133,46 @@ def _kept(
     pairs = [
         f"{key}={_compact(value)}"
         for key, value in sorted(notes.items())
-        if key not in _ROUTING and _META_KEY.match(key) and value not in (None, "", [], {})
+        if key not in _ROUTING
+        and not is_privacy_key(key)
+        and _META_KEY.match(key)
+        and value not in (None, "", [], {})
     ]
     if pairs:
         joined = ", ".join(pairs)
         cut = joined[:_MAX_META_CHARS]
         kept.append(("metadata", cut if cut == joined else cut.rstrip() + "..."))
     return tuple(kept)
+
+
+def _surrogate_in(value: object, where: str = "the row", depth: int = 0) -> str | None:
+    """Where a string of a parsed row holds a lone surrogate (None if nowhere).
+
+    Python's json module decodes a lone `\\ud800` escape into a str that UTF-8 cannot
+    encode; such a row would fail at the first hash, file or commit it reached."""
+    if isinstance(value, str):
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where
+        return None
+    if depth > _MAX_WALK:
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = _surrogate_in(key, "a key", depth + 1) or _surrogate_in(
+                item, f"`{key}`" if key.isascii() else "a value", depth + 1
+            )
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for item in value:
+            found = _surrogate_in(item, where, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _compact(value: object) -> str:
