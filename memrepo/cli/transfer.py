@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
@@ -12,7 +13,7 @@ from memrepo.cli.progress import terminal_progress
 if TYPE_CHECKING:
     from memrepo.models.transfer import ImportReport
 
-_SHOWN_PROBLEMS = 10
+_SHOWN_PROBLEMS = 100  # every problem the report holds: one line per bad row
 
 
 def register(commands: Subparsers) -> None:
@@ -132,10 +133,19 @@ def _add_import(commands: Subparsers) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
+    """Partial success exits 0 with each bad row named; a run that imported nothing at
+    all (every row bad, or no memories) exits 1 with one line on stderr saying why."""
+    from memrepo.transfer.importing import nothing_imported
+
     repo = open_repo(args)
     with terminal_progress():
         report = repo.import_memory(args.path, source=args.source, dry_run=args.dry_run)
-    return emit(args, report, _import_summary)
+    code = emit(args, report, _import_summary)
+    why = nothing_imported(report)
+    if why is None:
+        return code
+    print(f"memrepo: nothing imported from {Path(report.source).name}: {why}", file=sys.stderr)
+    return 1
 
 
 def _import_summary(report: ImportReport) -> str:
@@ -155,5 +165,7 @@ def _import_summary(report: ImportReport) -> str:
         lines.append(f"  {where}: {problem.message}")
     hidden = report.problem_count - min(len(report.problems), _SHOWN_PROBLEMS)
     if hidden > 0:
-        lines.append(f"  ... and {hidden} more problems (--json lists the first 100)")
+        lines.append(
+            f"  ... and {hidden} more problems (only the first {_SHOWN_PROBLEMS} are kept)"
+        )
     return "\n".join(lines)

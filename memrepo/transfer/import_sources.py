@@ -16,8 +16,9 @@ Each shape has a title (commit messages) and a stem (`imports/<stem>.md`): a mem
 document lands in `imports/mem0.md` whichever name it was imported under, so importing
 it again under the other name still finds what the first import wrote.
 
-A JSON document is read whole, so it is refused above `MAX_DOCUMENT_BYTES` with a hint
-(JSONL has no such limit: it is streamed).
+A mem0 document and JSONL are streamed, so neither has a size limit (a one-line
+document of 40,000 memories is one document, not a JSONL line too long to read). A
+Letta agent file is read whole, so it is refused above `MAX_DOCUMENT_BYTES` with a hint.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memrepo.errors import ImportSourceError
-from memrepo.formats.importers import Fact, Rejected, read_agent_file, read_document
+from memrepo.formats.importers import Fact, Rejected, read_agent_file
 from memrepo.formats.importers.claude_code import INDEX_FILE
-from memrepo.formats.importers.mem0 import LIST_KEYS
+from memrepo.formats.importers.mem0 import LIST_KEYS, read_stream
 from memrepo.transfer.import_claude import auto_memory, claude_md, has_claude_md
 from memrepo.transfer.sources import MAX_LINE_BYTES, read_jsonl_stream, read_source
 
@@ -111,15 +112,18 @@ _OPENERS: dict[str, Callable[[Path, Path], Source]] = {
 def is_json_document(path: Path) -> bool:
     """Whether a file is one JSON document rather than JSON lines (see the module)."""
     with open(path, "rb") as handle:
-        text = handle.readline(MAX_LINE_BYTES + 1).removeprefix(b"\xef\xbb\xbf").strip()
+        raw = handle.readline(MAX_LINE_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
         for _ in range(_BLANK_LINES):
-            if text:
+            if raw.strip():
                 break
-            text = handle.readline(MAX_LINE_BYTES + 1).strip()
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+    text = raw.strip()
     if text.startswith(b"["):
         return True
     if not text.startswith(b"{"):
         return False
+    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        return True  # longer than any JSONL line may be: one document on one line
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -130,7 +134,12 @@ def is_json_document(path: Path) -> bool:
 
 
 def _mem0_document(path: Path) -> Source:
-    return Source("mem0", "mem0", iter(read_document(_document(path), path.name)))
+    return Source("mem0", "mem0", _streamed(path))
+
+
+def _streamed(path: Path) -> Iterator[Item]:
+    with open(path, "rb") as handle:
+        yield from read_stream(handle.read, path.name)
 
 
 def _document(path: Path) -> bytes:

@@ -154,6 +154,19 @@ def import_memory(
     )
 
 
+def nothing_imported(report: ImportReport) -> str | None:
+    """Why a run imported nothing at all (None when it read at least one fact): every
+    row was bad, or the source held no memories. A run that read facts and found them
+    all known already, or skipped them by rule, did import: it is not this."""
+    if report.facts:
+        return None
+    rows = report.skipped_total
+    if not rows:
+        return "it holds no memories"
+    reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
+    return f"none of its {rows} rows could be read ({reasons}); each is named above"
+
+
 def _plan_all(
     planner: Planner, source: Source, tally: _Tally, seen: _Seen, progress: Progress | None
 ) -> tuple[list[tuple[str, Fact, EntryWrite]], list[tuple[str, Fact, ItemPlan]]]:

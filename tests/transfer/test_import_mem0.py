@@ -185,15 +185,17 @@ def test_a_broken_document_is_one_clear_error_and_nothing_is_imported(
     assert state(memory_repo, git) == before
 
 
-def test_a_huge_document_is_refused_with_a_hint(
+def test_a_huge_broken_document_stops_at_its_first_bad_character(
     memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:
+    """A document is streamed, so size is no reason to refuse it, and an error is found
+    where it is, not after reading the rest."""
     path = tmp_path / "huge.json"
     with open(path, "wb") as handle:
         handle.write(b'{"results": [\n')
         handle.truncate(65 << 20)  # sparse: no disk used
     before = state(memory_repo, git)
-    with pytest.raises(ImportSourceError, match=r"68,157,440 bytes.*as JSONL"):
+    with pytest.raises(ImportSourceError, match=r"not valid JSON at line 2 column 1"):
         memory_repo.import_memory(path, source="jsonl")
     assert state(memory_repo, git) == before
 

@@ -12,7 +12,7 @@ from memrepo.errors import ImportSourceError
 from memrepo.formats.importers import Fact, Import, Rejected, find_imports, read_object
 from memrepo.formats.importers.claude_code import memory_type, read_memory_file
 from memrepo.formats.importers.markdown import blocks_in_markdown, is_placeholder, split_records
-from memrepo.formats.importers.mem0 import memories_of
+from memrepo.formats.importers.mem0 import read_document
 
 
 @pytest.mark.parametrize(
@@ -133,10 +133,10 @@ def test_a_memory_without_text_is_rejected_by_position() -> None:
     ],
 )
 def test_mem0_documents_hold_their_memories(document: object, count: int) -> None:
-    assert len(memories_of(document, "x.json")) == count
+    assert len(read_document(json.dumps(document).encode(), "x.json")) == count
 
 
 @pytest.mark.parametrize("document", [{"results": {"a": 1}}, "text", 3, None])
 def test_other_documents_are_not_mem0_exports(document: object) -> None:
     with pytest.raises(ImportSourceError, match="not a mem0 export"):
-        memories_of(json.loads(json.dumps(document)), "x.json")
+        read_document(json.dumps(document).encode(), "x.json")

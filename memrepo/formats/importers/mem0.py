@@ -9,17 +9,22 @@ Each memory is `{"id", "memory", "hash", "metadata", "categories", "created_at",
 Memories" and mem0/memory/main.py. A file written by `json.dump(memory.get_all(...))`
 is what this reads; `jsonl.py` reads the same memories one per line.
 
-The document is judged whole: if it is not JSON, not one of those shapes, or not one
-of its entries has a memory text, nothing is imported and the error says which. An entry
-without text among good ones is reported and the rest imported, like a JSONL line.
+The document is streamed (`json_stream.py`): a 40,000-memory export on one line costs
+the largest memory, not the file. It is still judged whole: if it is not JSON, not one
+of those shapes, or not one of its entries has a memory text, `ImportSourceError` is
+raised (the import reads everything before it writes, so nothing is imported) and the
+error says which. An entry without text, or with a lone surrogate, among good ones is
+reported and the rest imported, like a JSONL line.
 """
 
 from __future__ import annotations
 
-import json
+import io
+from collections.abc import Iterator
 from dataclasses import replace
 
 from memrepo.errors import ImportSourceError
+from memrepo.formats.importers.json_stream import Outer, Read, stream_elements
 from memrepo.formats.importers.jsonl import TEXT_KEYS, read_object
 from memrepo.formats.importers.model import Fact, Rejected
 
@@ -28,61 +33,53 @@ LIST_KEYS = ("results", "memories")
 
 
 def read_document(data: bytes, name: str) -> list[Fact | Rejected]:
-    """The facts of a mem0 export; ImportSourceError when it is not one."""
-    memories = memories_of(_load(data, name), name)
-    found: list[Fact | Rejected] = []
-    for number, memory in enumerate(memories, start=1):
+    """The facts of a mem0 export held in memory; ImportSourceError when it is not one."""
+    return list(read_stream(io.BytesIO(data).read, name))
+
+
+def read_stream(read: Read, name: str) -> Iterator[Fact | Rejected]:
+    """The facts of a mem0 export read through `read(n)`, one memory at a time."""
+    outer = Outer()
+    count = facts = 0
+    for number, memory in enumerate(stream_elements(read, name, LIST_KEYS, outer), start=1):
+        count = number
         if not isinstance(memory, dict):
             raise ImportSourceError(
                 f"{name}: memory {number} is a JSON {_kind(memory)}, not an object; "
                 "not a mem0 export"
             )
-        found.append(read_object(memory, name, number, where=f"memory {number}"))
-    if memories and not any(isinstance(item, Fact) for item in found):
+        item = _by_id(read_object(memory, name, number, where=f"memory {number}"))
+        facts += isinstance(item, Fact)
+        yield item
+    if not outer.found_list:
+        single = _single(outer, name)
+        count = 1
+        item = _by_id(read_object(single, name, 1, where="memory 1"))
+        facts += isinstance(item, Fact)
+        yield item
+    if count and not facts:
         raise ImportSourceError(
-            f"{name}: none of its {len(memories)} entries has a memory text "
+            f"{name}: none of its {count} entries has a memory text "
             f"({', '.join(TEXT_KEYS)}); not a mem0 export"
         )
-    return [_by_id(item) for item in found]
 
 
-def memories_of(document: object, name: str) -> list[object]:
-    """The list of memories a document holds, or ImportSourceError naming its shape."""
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict):
-        for key in LIST_KEYS:
-            value = document.get(key)
-            if isinstance(value, list):
-                return value
-        if any(isinstance(document.get(key), str) for key in TEXT_KEYS):
-            return [document]  # one memory, as `Memory.get(id)` returns it
-        keys = ", ".join(sorted(str(k) for k in document)[:5]) or "no keys"
+def _single(outer: Outer, name: str) -> dict[str, object]:
+    """A document without a memory list: one memory (as `Memory.get(id)` returns it),
+    or ImportSourceError naming what it is."""
+    document = outer.fields
+    if not outer.is_object:
         raise ImportSourceError(
-            f"{name}: a JSON object with {keys} but no `results` list: not a mem0 export "
-            '(expected {"results": [...]} from get_all, or a list of memories)'
+            f"{name}: a JSON {_kind(document.get('value'))}, not a mem0 export (expected an "
+            "object with `results` or a list of memories)"
         )
+    if any(isinstance(document.get(key), str) for key in TEXT_KEYS):
+        return document
+    keys = ", ".join(sorted(document)[:5]) or "no keys"
     raise ImportSourceError(
-        f"{name}: a JSON {_kind(document)}, not a mem0 export (expected an object with "
-        "`results` or a list of memories)"
+        f"{name}: a JSON object with {keys} but no `results` list: not a mem0 export "
+        '(expected {"results": [...]} from get_all, or a list of memories)'
     )
-
-
-def _load(data: bytes, name: str) -> object:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ImportSourceError(
-            f"{name}: not UTF-8 at byte {exc.start}; re-export it as UTF-8 JSON"
-        ) from exc
-    try:
-        return json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as exc:
-        raise ImportSourceError(
-            f"{name}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
-    except RecursionError as exc:
-        raise ImportSourceError(f"{name}: JSON nested too deeply to read") from exc
 
 
 def _by_id(item: Fact | Rejected) -> Fact | Rejected:
