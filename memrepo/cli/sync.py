@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,13 @@ from memrepo.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from memrepo.models.sync import ConflictBranch, SyncReport, SyncStatus, TeamInfo
+    from memrepo.models.sync import (
+        ConflictBranch,
+        ConflictInfo,
+        SyncReport,
+        SyncStatus,
+        TeamInfo,
+    )
 
 _CONFIRM = "--i-own-this-private-repo"
 _CONFIRM_HELP = "confirm that the repository is private and yours (memrepo pushes all of it)"
@@ -57,6 +64,10 @@ def _clone(args: argparse.Namespace) -> int:
         args.url, Path(args.path).expanduser(), confirm_private=args.confirm, ssh_key=args.ssh_key
     )
     print(f"cloned {args.url} into {repo.root} ({len(repo.entries())} entries)")
+    for branch in repo.conflicts():  # a new clone's branches are the clone's own
+        refused = _refused_line(branch.conflicts, branch.name)
+        if refused:
+            print(refused)
     return 0
 
 
@@ -146,15 +157,31 @@ def _report_text(report: SyncReport) -> str:
     lines = [f"{words[report.integration]} (main at {report.head[:SHORT]})"]
     if report.edits_committed:
         lines.append(f"committed your edits first ({report.edits_committed[:SHORT]})")
-    for conflict in report.conflicts:
+    others = [c for c in report.conflicts if c.kind != "unsafe"]
+    for conflict in others:
         lines.append(f"conflict: {conflict.path} ({conflict.kind}): {conflict.detail}")
-    if report.conflict_branch:
+    if report.conflict_branch and others:
         lines.append(f"losing versions kept on {report.conflict_branch} (`memrepo conflicts show`)")
+    refused = _refused_line(report.conflicts, report.conflict_branch)
+    if refused:
+        lines.append(refused)
     lines.extend(f"warning: {warning}" for warning in report.warnings)
     for team in report.teams:
         state = f"error: {team.error}" if team.error else ("updated" if team.changed else "same")
         lines.append(f"team {team.name}: {state}")
     return "\n".join(lines)
+
+
+def _refused_line(conflicts: Sequence[ConflictInfo], branch: str | None) -> str | None:
+    """The one line naming what a remote sent that is not a file, and where it is kept."""
+    refused = [c for c in conflicts if c.kind == "unsafe"]
+    if not refused or branch is None:
+        return None
+    what = ", ".join(f"{c.path} ({c.detail.partition(';')[0]})" for c in refused)
+    return (
+        f"refused: {what} from the remote; main keeps its own files, the remote's version "
+        f"is kept on {branch} (`memrepo conflicts show {branch}`)"
+    )
 
 
 def _add_team(commands: Subparsers) -> None:

@@ -16,7 +16,8 @@ from memrepo.models.constants import TEAM_REF_PREFIX as TEAM_REF_PREFIX
 from memrepo.models.settings import RemoteSettings as RemoteSettings
 from memrepo.models.settings import TeamSettings as TeamSettings
 
-ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding"]
+#: "unsafe": the remote made the path a symlink, submodule or other non-file; refused.
+ConflictKind = Literal["subject", "lines", "binary", "delete_modify", "encoding", "unsafe"]
 Integration = Literal["up_to_date", "ahead", "fast_forward", "merged", "first_push", "no_remote"]
 
 #: At most this many team memory repos (docs/architecture.md §9: they share the L0 budget).

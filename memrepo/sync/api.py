@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memrepo.clock import Clock, Identity
+from memrepo.folder.integrate import INCOMING, ref_target
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import (
     RemoteInfo,
@@ -21,6 +22,7 @@ from memrepo.sync import settings as _settings
 from memrepo.sync import status as _status
 from memrepo.sync import teams as _teams
 from memrepo.sync.credentials import CredentialProvider
+from memrepo.sync.integration import merge_remote
 from memrepo.sync.service import sync as sync
 
 __all__ = [
@@ -94,7 +96,10 @@ def clone(
     clock: Clock | None = None,
 ) -> MemoryFolder:
     """A new memory folder at `path` starting from the remote's main (or a new memory
-    when the remote is empty: the first sync pushes it)."""
+    when the remote is empty: the first sync pushes it). What the remote's main holds
+    that is not a regular file (a symlink, a submodule) is refused as sync refuses it:
+    main starts from the newest commit without one and merges the rest, the refused
+    entries kept on a conflict branch (`memrepo.sync.integration`)."""
     path = Path(path).expanduser()
     key = _settings.check_ssh_key(path, ssh_key)
     found = _settings.clone(
@@ -103,4 +108,10 @@ def clone(
     opener = MemoryFolder.open if found else MemoryFolder.init
     folder = opener(path, identity=identity, clock=clock)
     _settings.configure_clone(folder, url.strip(), key)
+    incoming = ref_target(folder.repo, INCOMING)
+    if found and incoming is not None:
+        with folder.lock:
+            head = folder.store.require_writable()
+            if head.id != incoming:  # main starts before a symlink or submodule
+                merge_remote(folder, head, incoming, url.strip())
     return folder

@@ -9,7 +9,9 @@ Resolving one (`resolve_conflict`) is the person's choice: keep main's side (the
 is deleted), or take the branch's side (its versions of the conflicted paths land on
 main as one `by: user` commit through the write transaction, undoable like any other,
 then the branch is deleted). Taking a side whose paths main changed again since the
-merge is refused: the branch's file would silently drop that later change.
+merge is refused: the branch's file would silently drop that later change. So is taking
+a branch that keeps a refused symlink or submodule (kind `unsafe`): it stays on the
+branch, readable with git, and never reaches the memory folder.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from memrepo.folder.trees import read_blob
 from memrepo.models.sync import ConflictBranch, ConflictDetail, ConflictInfo
 
 _LINE = re.compile(
-    r"^- (?P<path>.+) \((?P<kind>subject|lines|binary|delete_modify|encoding)\): (?P<detail>.*)$"
+    r"^- (?P<path>.+) "
+    r"\((?P<kind>subject|lines|binary|delete_modify|encoding|unsafe)\): (?P<detail>.*)$"
 )
 _HEADER = "Conflicting versions kept from a sync merge (main has the other side):"
 
@@ -98,6 +101,14 @@ def _tip(folder: MemoryFolder, name: str) -> tuple[str, pygit2.Commit]:
 
 def _take_theirs(folder: MemoryFolder, name: str, tip: pygit2.Commit) -> str | None:
     """One commit on main putting the branch's version of each conflicted path back."""
+    refused = [c.path for c in parse_conflicts(tip.message) if c.kind == "unsafe"]
+    if refused:  # the branch's version is a symlink or submodule: never main's
+        raise RepoStateError(
+            f"{name} keeps what the remote made a symlink or submodule "
+            f"({', '.join(refused)}); memrepo never puts one in the memory folder, so "
+            f"nothing was written. Keep main's side (`memrepo conflicts keep {name} --side "
+            f"main`), or look at it with `git show {name}`"
+        )
     main = folder.transaction.begin()
     merged = tip.parents[0] if tip.parents else None
     paths = sorted({c.path for c in parse_conflicts(tip.message)})

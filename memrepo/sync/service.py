@@ -42,19 +42,16 @@ from memrepo.errors import (
 from memrepo.folder.integrate import (
     INCOMING,
     REMOTE_MAIN,
-    add_conflict_branch,
     commit_pending_edits,
     fast_forward,
-    merge_commit,
     record_remote_main,
     ref_target,
-    sync_message,
 )
 from memrepo.folder.lock import SYNC_LOCK_NAME, WriteLock
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import ConflictInfo, Integration, SyncReport, TeamSyncResult
-from memrepo.sync.conflicts import conflict_message
 from memrepo.sync.credentials import CredentialProvider
+from memrepo.sync.integration import merge_remote, refused_from
 from memrepo.sync.remote import GitRemote
 from memrepo.sync.secret_guard import received_secrets, unpushed_secrets
 from memrepo.sync.settings import credentials_for, remote_settings, require_remote
@@ -65,7 +62,6 @@ from memrepo.sync.teams import (
     refuse_team_url,
     team_settings,
 )
-from memrepo.sync.treemerge import merge_trees
 
 #: Fetch-integrate-push rounds before a remote that keeps moving is reported.
 MAX_ATTEMPTS = 5
@@ -281,28 +277,16 @@ def _integrate(
         outcome.saw("up_to_date")
     elif repo.descendant_of(head.id, incoming):
         outcome.saw("ahead")
-    elif repo.descendant_of(incoming, head.id):
+    elif repo.descendant_of(incoming, head.id) and not refused_from(repo, head, incoming):
         fast_forward(folder, head, incoming)
         outcome.saw("fast_forward")
     else:
+        # Also a fast-forward that would bring a symlink or submodule: the merge commit
+        # keeps main's version of that path and the remote's on a conflict branch.
         say("merging entries")
-        base = repo.merge_base(head.id, incoming)
-        merged = merge_trees(repo, base, head.id, incoming)
-        conflicts = [
-            ConflictInfo(path=c.path, kind=c.kind, detail=c.detail) for c in merged.conflicts
-        ]
-        body = "\n".join(f"- {c.path} ({c.kind}): {c.detail}" for c in conflicts)
-        message = sync_message(f"Merge memory from {url}", body)
-        commit = merge_commit(folder, head, incoming, merged.tree, message)
-        if conflicts and merged.loser_tree is not None:
-            outcome.branch = add_conflict_branch(
-                folder,
-                pygit2.Oid(hex=commit),
-                merged.loser_tree,
-                conflict_message(conflicts, url),
-                folder.clock.now().date(),
-            )
-        outcome.conflicts.extend(conflicts)
+        merged = merge_remote(folder, head, incoming, url)
+        outcome.branch = merged.branch or outcome.branch
+        outcome.conflicts.extend(merged.conflicts)
         outcome.saw("merged")
     main = folder.store.main_commit()
     assert main is not None

@@ -20,6 +20,7 @@ from memrepo.errors import (
     MemrepoError,
     RemoteNotConfirmed,
     SyncError,
+    UnsafeRemote,
 )
 from memrepo.folder.integrate import INCOMING, record_remote_main, ref_target, start_from_fetched
 from memrepo.folder.repo import MemoryFolder
@@ -27,6 +28,7 @@ from memrepo.models.sync import RemoteInfo, RemoteSettings
 from memrepo.sync.credentials import CredentialProvider, UserCredentials
 from memrepo.sync.remote import GitRemote, check_url
 from memrepo.sync.teams import refuse_team_url
+from memrepo.sync.unsafe import safe_ancestor
 
 CONFIRM_FLAG = "--i-own-this-private-repo"
 
@@ -161,7 +163,7 @@ def clone(
         provider = credentials or UserCredentials(ssh_key)
         found = GitRemote(Path(repo.path), url, provider).fetch_main(INCOMING)
         if found:
-            start_from_fetched(repo)
+            _start_from_safe(repo, url)
         # Plain `git pull` / `git push` in the user's terminal find the same remote.
         link_git_origin(repo, url, ssh_key)
     except (MemrepoError, pygit2.GitError, OSError) as exc:
@@ -173,6 +175,26 @@ def clone(
             raise
         raise SyncError(f"cannot clone {url} into {path}: {exc}") from exc
     return found
+
+
+def _start_from_safe(repo: pygit2.Repository, url: str) -> None:
+    """Check out the newest commit of the fetched main that holds only regular files;
+    `api.clone` then merges the rest, refusing what is not a file (`sync.integration`).
+    A remote whose every commit holds a symlink or submodule is not cloned."""
+    incoming = ref_target(repo, INCOMING)
+    assert incoming is not None
+    safe = safe_ancestor(repo, repo[incoming].peel(pygit2.Commit))
+    if safe is None:
+        raise UnsafeRemote(
+            f"{url}: every commit of its main holds a symlink or submodule, and memrepo "
+            "only checks out regular files; nothing was cloned. Remove them there with git"
+        )
+    if safe.id != incoming:
+        # start_from_fetched checks out what INCOMING names (the ref this module's fetch
+        # wrote): the safe commit for that, then the remote's main again.
+        repo.references.create(INCOMING, safe.id, force=True)
+    start_from_fetched(repo)
+    repo.references.create(INCOMING, incoming, force=True)
 
 
 def configure_clone(folder: MemoryFolder, url: str, ssh_key: str | None) -> None:
