@@ -29,14 +29,14 @@ from collections.abc import Iterator
 from ._base import looks_random
 from ._needs import Needs, lowered_for_needs
 
-_PASSWORD_KEYWORDS = frozenset({"pass", "passwd", "password", "passphrase", "pwd"})
+_PASSWORD_KEYWORDS = frozenset({"pass", "passwd", "password", "passphrase", "pwd", "pw"})
 _WEAK_KEYWORDS = frozenset({"key", "auth", "sig", "signature"})
 
 # The keyword comes first and the boundary before it is checked in Python (``_boundary``):
 # a lookbehind alternation at the front made the engine try every position several ways.
 _BODY = r"""
     (?P<key>
-        passphrase | password | passwd | pass | pwd
+        pass[ _-]?phrase | password | passwd | pass | pwd | pw
       | secret[_-]?access[_-]?key | secret[_-]?key | access[_-]?key
       | private[_-]?key(?:[_-]?id)? | client[_-]?secret
       | api[_-]?key | api[_-]?token | apikey | auth[_-]?token | access[_-]?token
@@ -66,9 +66,10 @@ _CAMEL_BEFORE = re.compile(r"[a-z0-9]")
 _CAMEL_START = re.compile(r"[A-Z]")
 
 #: Every keyword above contains one of these ("api_token" a "token", "private-key" a
-#: "key", "passphrase" a "pass", "credentials" a "credential", "signature" a "sig").
+#: "key", "passphrase" a "pass", "pwd" a "pw", "credentials" a "credential", "signature"
+#: a "sig").
 ASSIGNMENT_NEEDS = Needs(
-    any_of=("pass", "pwd", "key", "token", "secret", "credential", "auth", "sig"), folded=True
+    any_of=("pass", "pw", "key", "token", "secret", "credential", "auth", "sig"), folded=True
 )
 
 # Trailing punctuation that ends a sentence or a bracket rather than the value.
@@ -78,6 +79,21 @@ _PLACEHOLDER_WORDS = re.compile(r"(?i)^your|[_-]here$")
 _MASK_CHARS = frozenset("*xX•·._-#")
 # The shortest value a strict candidate can be: base64 of "u:pw" (looks_random wants 16).
 _MIN_STRICT_LENGTH = 8
+_SCREAMING_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_READ_FROM = re.compile(r"(?i)process\.env\.|os\.environ|(?:os\.)?getenv\(|env\[|env\(|secrets\.")
+#: Keywords that end a name with a prefix glued on (``PGPASSWORD``, ``csrftoken``).
+_GLUED_KEYWORDS = frozenset(
+    {"password", "passwd", "passphrase", "pwd", "pass", "pw", "token", "secret", "apikey"}
+    | {"authtoken", "accesstoken", "apitoken", "clientsecret", "credential", "credentials"}
+)
+#: Glued in lower case these end ordinary words ("bypass", "compass").
+_UPPER_ONLY_GLUED = frozenset({"pass", "pw"})
+_MAX_GLUED_PREFIX = 24
+_KEY_SEPARATORS = str.maketrans("", "", "_- ")
+# Keywords as written ("password", "PASSWORD", "apiKey") to the keyword they spell: a few
+# dozen spellings recur, and this runs for every candidate in a text.
+_KEYWORD_OF: dict[str, str] = {}
+_MAX_KEYWORD_SPELLINGS = 4096
 
 
 def assignment_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -94,7 +110,7 @@ def assignment_spans(text: str) -> Iterator[tuple[int, int]]:
     position = 0
     while (match := pattern.search(haystack, position)) is not None:
         boundary = _boundary(text, match.start())
-        if boundary is None:
+        if boundary is None and not _glued(text, match):
             position = match.start() + 1
             continue
         span = assignment_value(text, match, flag=boundary == "flag")
@@ -123,6 +139,42 @@ def _boundary(text: str, start: int) -> str | None:
     return "word"
 
 
+def _keyword(match: re.Match[str]) -> str:
+    """The keyword of ``match`` without case and separators ("Pass Phrase" passphrase)."""
+    key = match.group("key")
+    keyword = _KEYWORD_OF.get(key)
+    if keyword is None:
+        keyword = key.casefold().translate(_KEY_SEPARATORS)
+        if len(_KEYWORD_OF) < _MAX_KEYWORD_SPELLINGS:
+            _KEYWORD_OF[key] = keyword
+    return keyword
+
+
+def _glued(text: str, match: re.Match[str]) -> bool:
+    """Whether a keyword inside a word is a name's end glued to a prefix: ``PGPASSWORD=``,
+    ``DBPASSWORD:``, ``redispassword:``, ``csrftoken=`` (libpq and MySQL document
+    ``PGPASSWORD`` and ``MYSQL_PWD`` as passwords; configs glue the same way).
+
+    Only a strong keyword, right before ``=`` or ``:``, in a name of one case: "bypass",
+    "compass" and "monkey" stay words, and "pass"/"pw" glue only in upper case.
+    """
+    if match.group("tail") or match.group("space") is not None or match.group("is") is not None:
+        return False
+    keyword = _keyword(match)
+    if keyword not in _GLUED_KEYWORDS:
+        return False
+    start = match.start()
+    name_start = start
+    while (
+        name_start > 0 and start - name_start < _MAX_GLUED_PREFIX and text[name_start - 1].isalnum()
+    ):
+        name_start -= 1
+    if name_start > 0 and text[name_start - 1].isalnum():
+        return False
+    name = text[name_start : match.end("key")]
+    return name.isupper() or (name.islower() and keyword not in _UPPER_ONLY_GLUED)
+
+
 def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[int, int] | None:
     """The span of an assignment's value when it looks like a credential, else None.
 
@@ -136,10 +188,21 @@ def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[in
     else:  # pragma: no cover - the pattern always captures one of the three groups
         return None
     quoted = group != "bare"
+    keyword = _keyword(match)
+    prose = match.group("is") is not None
+    if keyword in _PASSWORD_KEYWORDS and match.group("space") is None:
+        phrase = (
+            None
+            if _is_placeholder(text[start:end])
+            else passphrase_span(text, start, end, quoted=quoted)
+        )
+        if phrase is not None:
+            return phrase
     if not quoted:
+        if text.startswith("&", start):
+            return None  # "?token=&page=2": an empty query value, then the next pair
         while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
             end -= 1
-    keyword = match.group("key").casefold().replace("_", "").replace("-", "")
     strict = (
         keyword in _WEAK_KEYWORDS
         or bool(match.group("tail"))
@@ -158,7 +221,7 @@ def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[in
             value,
             quoted=quoted or flag,
             password_keyword=keyword in _PASSWORD_KEYWORDS,
-            prose=match.group("is") is not None,
+            prose=prose,
         )
     return (start, end) if credential else None
 
@@ -167,6 +230,10 @@ def _is_placeholder(value: str) -> bool:
     """``$VAR``, ``${VAR}``, ``<token>``, ``{{ secrets.X }}``, ``%s``, ``[redacted ...]``
     (so redaction is idempotent), ``your_token_here``, masks like ``****`` or ``xxxx``."""
     if not value or value.startswith(_PLACEHOLDER_STARTS) or _PLACEHOLDER_WORDS.search(value):
+        return True
+    # Another name (``X_TOKEN=X_TOKEN_FILE``) or where the value is read from
+    # (``process.env.DB_PASSWORD``, ``os.environ["X"]``) rather than a value.
+    if _SCREAMING_NAME.fullmatch(value) or _READ_FROM.match(value):
         return True
     return set(value) <= _MASK_CHARS or "xxxx" in value.casefold() or "***" in value
 
@@ -208,3 +275,72 @@ def _credential(value: str, *, quoted: bool, password_keyword: bool, prose: bool
         mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
         return mixed_case or len(value) >= 20
     return True
+
+
+# --- passphrases: several plain words after a password keyword ---------------------------
+
+
+#: Words of prose about a password ("expires every 90 days", "on the fridge", "see the
+#: vault"): a passphrase is drawn from a word list, and such lists leave these out (the
+#: EFF's diceware lists hold no article, pronoun or preposition). One of them in a run of
+#: words after "password:" makes it a sentence, not a value.
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_PROSE_WORDS = _word_set(
+    "a an the and or but nor so of to in on at by for from with without via into onto "
+    "over under about after before since until upon per than then as if is are was "
+    "were be been being am it its this that these those there here what which who "
+    "whom whose when where why how not no yes all any each every some most more less "
+    "least only just also still now later soon never always again ever i me my mine we "
+    "us our you your he him his she her they them their one do does did done has have "
+    "had can could may might must shall should will would need needs needed see use "
+    "used uses using ask asked set get got reset change changed changes expire expires "
+    "expired rotate rotated rotates update updated store stored saved kept keep sent "
+    "send required optional please same new old empty blank unknown missing hidden "
+    "none null true false day days week weeks month months year years hour hours "
+    "minute minutes second seconds char chars character characters letter letters "
+    "digit digits long short min max minimum maximum length policy rule rules vault "
+    "manager file page login account admin user users entry below above front desk "
+    "fridge written printed card sticker note notes back side bottom top"
+)
+_PHRASE_WORD = r"[^\s,;.!?()\[\]{}\"'`]{1,32}"
+_PHRASE = re.compile(rf"{_PHRASE_WORD}(?:[ \t]{{1,3}}{_PHRASE_WORD}){{1,7}}")
+_CLAUSE_END = ",;.!?)]}\"'`\r\n"
+_MAX_PHRASE_WORDS = 8
+
+
+def is_passphrase(value: str) -> bool:
+    """Whether ``value`` reads as a passphrase: 2 to 8 words, none of them a word of
+    prose, and either 3+ words or a number among them ("blue river 77",
+    "four plain words 42", "correct horse battery staple")."""
+    words = value.split()
+    if not 2 <= len(words) <= _MAX_PHRASE_WORDS:
+        return False
+    if any(word.casefold() in _PROSE_WORDS for word in words):
+        return False
+    if all(word.isdigit() for word in words):
+        return False
+    return len(words) >= 3 or any(c.isdigit() for c in value)
+
+
+def passphrase_span(text: str, start: int, end: int, *, quoted: bool) -> tuple[int, int] | None:
+    """The span of a passphrase value starting at ``start``, or None.
+
+    Quoted (``"correct horse battery staple"``), the quotes bound it (``end``). Bare, it
+    is the run of words up to the end of the clause (a line end, a comma, a full stop):
+    a run that goes on past 8 words is a sentence.
+    """
+    if quoted:
+        return (start, end) if " " in text[start:end] and is_passphrase(text[start:end]) else None
+    phrase = _PHRASE.match(text, start)
+    if phrase is None:
+        return None
+    stop = phrase.end()
+    after = stop
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    if after < len(text) and text[after] not in _CLAUSE_END:
+        return None
+    return (start, stop) if is_passphrase(phrase.group()) else None
