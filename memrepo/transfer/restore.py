@@ -112,12 +112,25 @@ def _build(
     branches = gitcli.branch_heads(built)
     if branches != manifest.get("branches"):
         raise ArchiveCorrupt("the export's git bundle lacks branches its manifest names")
+    _refuse_links(built, branch)
     try:
         MemoryFolder.open(built)  # the checks MemoryRepo.open makes
     except NotAMemoryRepo as exc:
         raise ArchiveCorrupt(f"the export's history is not a memory repo: {exc}") from exc
     save_config(state_dir, config)
     return branches[branch], len(branches)
+
+
+def _refuse_links(built: Path, branch: str) -> None:
+    """A memory is regular files: a symlink or submodule on `branch` (checked out in
+    staging only, never followed) refuses the restore, as sync refuses it (issue #27)."""
+    listing = gitcli.run_git(built, "ls-tree", "-r", "-z", branch, corrupt=True)
+    odd = [rec.partition("\t")[2] for rec in listing.split("\0") if rec[:6] in ("120000", "160000")]
+    if odd:
+        raise ArchiveCorrupt(
+            f"the export's {branch} holds {', '.join(odd[:3])} as a symlink or submodule; "
+            "memrepo restores only regular files, so nothing was restored"
+        )
 
 
 def _load_items(state_dir: Path, items: tuple[list[str], list[list[Any]]]) -> None:

@@ -270,3 +270,24 @@ def test_a_team_repo_with_symlinks_is_read_without_following_them(
     assert "root:" not in out and "/bin/" not in out
     code, out, _err = run("--repo", str(mine), "context", "--json")
     assert "root:" not in out
+
+
+def test_restoring_an_export_that_holds_a_symlink_is_refused(run: Run, tmp_path: Path) -> None:
+    """An export is input like a remote: one whose main holds a symlink restores nothing
+    (one line saying which path), rather than a folder whose MEMORY.md reads /etc/passwd."""
+    mine = tmp_path / "mine"
+    assert run("init", str(mine))[0] == 0
+    assert run("--repo", str(mine), "remember", "Deploys go through staging")[0] == 0
+    (mine / "MEMORY.md").unlink()
+    os.symlink("/etc/passwd", mine / "MEMORY.md")
+    _git(mine, "add", "-A")
+    _git(mine, "commit", "-qm", "by hand: a link")
+    export, target = tmp_path / "memory.export", tmp_path / "restored"
+    code, _out, err = run("--repo", str(mine), "export", str(export))
+    assert code == 0, err
+
+    code, out, err = run("restore", str(export), str(target))
+
+    assert code != 0 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "MEMORY.md" in err and "symlink" in err, err
+    assert not os.path.lexists(target) or not any(target.iterdir())
