@@ -126,3 +126,38 @@ def test_every_generated_spelling_routes_as_defined(
     assert report.skipped.get("privacy_unreadable", 0) == held
     wrong = _judge(memory_repo, cases)
     assert wrong == [], f"{len(wrong)} of {len(cases)} wrong:\n" + "\n".join(wrong[:40])
+
+
+def _claude_memory(folder: Path, name: str, front: str, body: str) -> None:
+    (folder / f"{name}.md").write_text(f"---\nname: {name}\ntype: user\n{front}---\n\n{body}\n")
+
+
+def test_claude_code_memory_files_honour_the_same_spellings(
+    memory_repo: MemoryRepo, tmp_path: Path
+) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text("- [a](a.md)\n- [b](b.md)\n- [c](c.md)\n- [d](d.md)\n")
+    _claude_memory(folder, "a", "private: yes\n", "Ana's door code is 4471")
+    _claude_memory(folder, "b", "metadata:\n  visibility: Personal\n", "Bo's PIN is 9932")
+    _claude_memory(folder, "c", "privacy: perhaps\n", "Cy's gate code is 5521")
+    _claude_memory(folder, "d", "", "The build host is osprey")
+    report = memory_repo.import_memory(folder, source="claude-code")
+    assert (report.written, report.items_written) == (3, 2)
+    [held] = report.problems
+    assert (held.path, held.reason) == ("c.md", "privacy_unreadable")
+    everything = all_git_objects(memory_repo.root)
+    assert all(code not in everything for code in ("4471", "9932", "5521"))
+    assert "osprey" in everything
+
+
+def test_letta_blocks_honour_the_same_spellings(memory_repo: MemoryRepo, tmp_path: Path) -> None:
+    blocks = [
+        {"label": "human", "value": "Dana's salary is 91000", "metadata": {"sensitivity": "HIGH"}},
+        {"label": "persona", "value": "I answer briefly", "metadata": {}},
+    ]
+    path = tmp_path / "agent.af"
+    path.write_text(json.dumps({"agents": [], "blocks": blocks}))
+    report = memory_repo.import_memory(path, source="letta")
+    assert (report.written, report.items_written) == (2, 1)
+    assert "91000" not in all_git_objects(memory_repo.root)

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 
 from memrepo.formats.importers.markdown import body_start, decode, facts_in_markdown, string_field
 from memrepo.formats.importers.model import Fact, Rejected
+from memrepo.formats.importers.privacy import marked
 
 INDEX_FILE = "MEMORY.md"
 _INDEX_LINE = re.compile(r"^\s*(?:\[[^\]]*\]\([^)\s]+\.md\)|\[\[[^\]]+\]\])")
@@ -61,17 +62,16 @@ def read_memory_file(
     kept = [("description", description)] if description and description != text else []
     if related:
         kept.append(("related", ", ".join(related)))
-    return [
-        Fact(
-            text,
-            path,
-            parts[0][0] if parts else 1,
-            subject=string_field(meta, "name"),
-            kind=memory_type(meta),
-            key=f"memory-file:{path}",
-            meta=tuple((k, v) for k, v in kept if v),
-        )
-    ]
+    fact = Fact(
+        text,
+        path,
+        parts[0][0] if parts else 1,
+        subject=string_field(meta, "name"),
+        kind=memory_type(meta),
+        key=f"memory-file:{path}",
+        meta=tuple((k, v) for k, v in kept if v),
+    )
+    return marked([fact], meta, path)  # `private: yes` in frontmatter, and its kin
 
 
 def memory_name(data: bytes, path: str) -> str | None:

@@ -20,6 +20,7 @@ from memrepo.formats.importers.markdown import (
     split_records,
 )
 from memrepo.formats.importers.model import Fact, Rejected
+from memrepo.formats.importers.privacy import marked
 
 GENERATED = frozenset({"memory_filesystem.md", "system/memory_filesystem.md"})
 
@@ -62,4 +63,4 @@ def read_block_file(data: bytes, path: str) -> list[Fact | Rejected]:
                 found.append(placeholder(path, line, text))
             else:
                 found.append(Fact(text, path, line, kind=label, meta=meta))
-    return found
+    return marked(found, settings, path)

@@ -26,6 +26,7 @@ from memrepo.errors import ImportSourceError
 from memrepo.formats.importers.letta import block_meta, placeholder
 from memrepo.formats.importers.markdown import is_placeholder
 from memrepo.formats.importers.model import Fact, Rejected
+from memrepo.formats.importers.privacy import marked
 
 #: First lines of Letta's starter human and persona blocks: instructions, not facts.
 _TEMPLATE_LINES = (
@@ -52,7 +53,8 @@ def read_agent_file(data: bytes, name: str) -> list[Fact | Rejected]:
         if (label, value) in seen:
             continue
         seen.add((label, value))
-        found.extend(_block_facts(block, f"{name}/{label}"))
+        path = f"{name}/{label}"
+        found.extend(marked(_block_facts(block, path), block, path))
     return found
 
 

@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from memrepo.formats.importers.model import Fact, Rejected
 
 _FOLD = re.compile(r"[\s_\-.]+")
 
@@ -147,6 +149,37 @@ def read_privacy(row: Mapping[str, object]) -> Privacy:
         if problem is not None and unreadable is None:
             unreadable = f"`{where}` is {_shown(value)} ({problem})"
     return Privacy(private, contact, unreadable)
+
+
+def marked(
+    found: list[Fact | Rejected], settings: Mapping[str, object], path: str
+) -> list[Fact | Rejected]:
+    """The facts of one file or block whose own settings (frontmatter, a Letta block's
+    fields) may mark it private or about someone: each fact marked as they say, or the
+    whole of it held back when they cannot be read."""
+    privacy = read_privacy(settings)
+    if privacy.held_back:
+        return [
+            Rejected(
+                path,
+                None,
+                "privacy_unreadable",
+                f"its privacy cannot be read: {privacy.unreadable}; held back, not imported "
+                "(fix the value to true/false or private/public and import again)",
+            )
+        ]
+    if not privacy.private and privacy.contact is None:
+        return found
+    return [
+        replace(
+            item,
+            private=item.private or privacy.private,
+            contact=item.contact or privacy.contact,
+        )
+        if isinstance(item, Fact)
+        else item
+        for item in found
+    ]
 
 
 def _fields(
