@@ -15,6 +15,10 @@ PACKAGE_DIR = Path(hygiene.__file__).parent
 ALLOWED_IMPORTS = {
     *("__future__", "base64", "binascii", "collections", "collections.abc", "dataclasses"),
     *("json", "math", "re", "typing", "unicodedata"),
+    # hashlib: the checksums of base58check wallet keys (pure computation). mnemonic: the
+    # reference BIP-39 word list and checksum for seed phrases, imported lazily inside the
+    # finder (it reads its own package data once; a copy of the list would drift).
+    *("hashlib", "mnemonic"),
 }
 
 PUBLIC_API = {

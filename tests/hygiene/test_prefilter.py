@@ -248,6 +248,8 @@ OPENS_WITH_A_CLASS = {
     # no literal at all (a 52-character Azure DevOps PAT).
     *("azure_key", "azure_storage_key", "azure_devops_token", "dropbox_token"),
     *("mailchimp_key", "maxmind_key"),
+    # Twelve list words, a hex or base58 wallet key, any base64 or hex run: no literal.
+    *("seed_phrase", "wallet_key", "encoded_secret"),
 }
 
 
@@ -333,9 +335,13 @@ def test_ordinary_text_runs_no_detector() -> None:
     dated = "2025-01-17 ticket 4521, room 101, 14:32, build 20240305.1, call 555-1234"
     assert list(detectors_for(dated)) == []
     # The Azure DevOps PAT rule has no literal: it runs on every text with a long run.
+    # So do base64/hex decoding and raw wallet keys; WIF keys open with a digit or letter.
     assert [d.kind for d in detectors_for(f"CI uses {GITHUB_TOKEN}")] == [
         "github_token",
+        "encoded_secret",
         "azure_devops_token",
+        "wallet_key",
+        "wallet_key",
     ]
 
 
