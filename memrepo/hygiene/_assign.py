@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from ._base import looks_random
 from ._needs import Needs, lowered_for_needs
+from ._query import looks_keyed
 
 _PASSWORD_KEYWORDS = frozenset({"pass", "passwd", "password", "passphrase", "pwd", "pw"})
 _WEAK_KEYWORDS = frozenset({"key", "auth", "sig", "signature"})
@@ -79,6 +80,8 @@ _PLACEHOLDER_WORDS = re.compile(r"(?i)^your|[_-]here$")
 _MASK_CHARS = frozenset("*xX•·._-#")
 # The shortest value a strict candidate can be: base64 of "u:pw" (looks_random wants 16).
 _MIN_STRICT_LENGTH = 8
+# "pwd: /home/ana/projects", "password_file: ~/.pgpass": a path, not a password.
+_FILE_PATH = re.compile(r"~?/[\w.-]{1,64}/")
 _SCREAMING_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _READ_FROM = re.compile(r"(?i)process\.env\.|os\.environ|(?:os\.)?getenv\(|env\[|env\(|secrets\.")
 #: Keywords that end a name with a prefix glued on (``PGPASSWORD``, ``csrftoken``).
@@ -172,7 +175,26 @@ def _glued(text: str, match: re.Match[str]) -> bool:
     if name_start > 0 and text[name_start - 1].isalnum():
         return False
     name = text[name_start : match.end("key")]
-    return name.isupper() or (name.islower() and keyword not in _UPPER_ONLY_GLUED)
+    if name.isupper() or (name.islower() and keyword not in _UPPER_ONLY_GLUED):
+        return True
+    # "clientpass=x9...", "mypass=Zoo8709%": a lower-case glue of "pass" counts when the
+    # value mixes letters and digits ("bypass: --no-verify", "compass: north" do not).
+    start, end, _ = _value_span(match)
+    value = text[start:end]
+    return (
+        name.islower()
+        and len(value) >= _MIN_STRICT_LENGTH
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int, bool]:
+    """Where the value of ``match`` is, and whether it was quoted."""
+    for group in ("dq", "sq"):
+        if match.group(group) is not None:
+            return (*match.span(group), True)
+    return (*match.span("bare"), False)
 
 
 def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[int, int] | None:
@@ -181,16 +203,11 @@ def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[in
     ``match`` is a match of the pattern on ``text`` or on its lowercased copy (the same
     spans); the value is read from ``text``. ``flag`` says the keyword follows "--".
     """
-    for group in ("dq", "sq", "bare"):
-        if match.group(group) is not None:
-            start, end = match.span(group)
-            break
-    else:  # pragma: no cover - the pattern always captures one of the three groups
-        return None
-    quoted = group != "bare"
+    start, end, quoted = _value_span(match)
     keyword = _keyword(match)
     prose = match.group("is") is not None
-    if keyword in _PASSWORD_KEYWORDS and match.group("space") is None:
+    space = match.group("space") is not None
+    if keyword in _PASSWORD_KEYWORDS and not space:
         phrase = (
             None
             if _is_placeholder(text[start:end])
@@ -203,11 +220,7 @@ def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[in
             return None  # "?token=&page=2": an empty query value, then the next pair
         while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
             end -= 1
-    strict = (
-        keyword in _WEAK_KEYWORDS
-        or bool(match.group("tail"))
-        or (match.group("space") is not None and not flag)
-    )
+    strict = keyword in _WEAK_KEYWORDS or bool(match.group("tail")) or (space and not flag)
     # Most candidates in prose ("the key for", "token refresh") end here, cheaply.
     if end - start < (_MIN_STRICT_LENGTH if strict else 1):
         return None
@@ -215,7 +228,12 @@ def assignment_value(text: str, match: re.Match[str], *, flag: bool) -> tuple[in
     if _is_placeholder(value):
         return None
     if strict:
-        credential = looks_random(value) or is_basic_credential(value)
+        # ``X_KEY=``, ``auth:``: a weak keyword ending a name before its operator points
+        # at the value (``key for``, ``key_id=`` do not).
+        keyed = keyword in _WEAK_KEYWORDS and not match.group("tail") and not space
+        credential = (
+            looks_random(value) or is_basic_credential(value) or (keyed and looks_keyed(value))
+        )
     else:
         credential = _credential(
             value,
@@ -233,7 +251,7 @@ def _is_placeholder(value: str) -> bool:
         return True
     # Another name (``X_TOKEN=X_TOKEN_FILE``) or where the value is read from
     # (``process.env.DB_PASSWORD``, ``os.environ["X"]``) rather than a value.
-    if _SCREAMING_NAME.fullmatch(value) or _READ_FROM.match(value):
+    if _SCREAMING_NAME.fullmatch(value) or _READ_FROM.match(value) or _FILE_PATH.match(value):
         return True
     return set(value) <= _MASK_CHARS or "xxxx" in value.casefold() or "***" in value
 
@@ -303,12 +321,15 @@ _PROSE_WORDS = _word_set(
     "minute minutes second seconds char chars character characters letter letters "
     "digit digits long short min max minimum maximum length policy rule rules vault "
     "manager file page login account admin user users entry below above front desk "
-    "fridge written printed card sticker note notes back side bottom top"
+    "fridge written printed card sticker note notes back side bottom top two factor "
+    "auth enabled disabled off"
 )
 _PHRASE_WORD = r"[^\s,;.!?()\[\]{}\"'`]{1,32}"
-_PHRASE = re.compile(rf"{_PHRASE_WORD}(?:[ \t]{{1,3}}{_PHRASE_WORD}){{1,7}}")
+_PHRASE = re.compile(rf"{_PHRASE_WORD}(?:[ \t]{{1,3}}{_PHRASE_WORD}){{1,8}}")
 _CLAUSE_END = ",;.!?)]}\"'`\r\n"
 _MAX_PHRASE_WORDS = 8
+_MIN_PHRASE_BEFORE_PROSE = 4
+_WORD = re.compile(r"\S+")
 
 
 def is_passphrase(value: str) -> bool:
@@ -329,18 +350,31 @@ def passphrase_span(text: str, start: int, end: int, *, quoted: bool) -> tuple[i
     """The span of a passphrase value starting at ``start``, or None.
 
     Quoted (``"correct horse battery staple"``), the quotes bound it (``end``). Bare, it
-    is the run of words up to the end of the clause (a line end, a comma, a full stop):
-    a run that goes on past 8 words is a sentence.
+    is the run of words up to the end of the clause (a line end, a comma, a full stop);
+    a run that goes on past 8 words is a sentence. A run that goes on into prose ("blue
+    river 77 is on the fridge", or a line end that the screen made a space) keeps the
+    words before the first word of prose when they are 4, or 3 with a number.
     """
     if quoted:
         return (start, end) if " " in text[start:end] and is_passphrase(text[start:end]) else None
     phrase = _PHRASE.match(text, start)
     if phrase is None:
         return None
-    stop = phrase.end()
-    after = stop
-    while after < len(text) and text[after] in " \t":
-        after += 1
-    if after < len(text) and text[after] not in _CLAUSE_END:
+    words = list(_WORD.finditer(text, start, phrase.end()))
+    prose_at = next(
+        (i for i, word in enumerate(words) if word.group().casefold() in _PROSE_WORDS), None
+    )
+    if prose_at is None:
+        after = phrase.end()
+        while after < len(text) and text[after] in " \t":
+            after += 1
+        at_clause_end = after == len(text) or text[after] in _CLAUSE_END
+        return (start, phrase.end()) if at_clause_end and is_passphrase(phrase.group()) else None
+    if prose_at == 0:
         return None
-    return (start, stop) if is_passphrase(phrase.group()) else None
+    stop = words[prose_at - 1].end()
+    kept = text[start:stop]
+    has_number = any(c.isdigit() for c in kept)
+    if prose_at < _MIN_PHRASE_BEFORE_PROSE - has_number:
+        return None
+    return (start, stop) if is_passphrase(kept) else None

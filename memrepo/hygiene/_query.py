@@ -24,7 +24,8 @@ QUERY_PAIR = re.compile(
 QUERY_NEEDS = Needs(any_of=("?", "&", ";"), all_of=("=",))
 
 COOKIE = re.compile(
-    r"(?i)(?<![a-z0-9-])(?:set-)?cookie[ \t]{0,3}:[ \t]{0,3}(?P<pairs>[^\s=;,\"']{1,64}=[^\r\n]{0,4096})"
+    r"(?i)(?<![a-z0-9-])(?:set-)?cookie[ \t]{0,3}:[ \t]{0,3}"
+    r"(?P<pairs>[^\s=;,\"']{1,64}=[^\r\n]{0,4096})"
 )
 COOKIE_NEEDS = Needs(any_of=("cookie",), all_of=("=",), folded=True)
 _COOKIE_PAIR = re.compile(
@@ -84,6 +85,33 @@ def looks_like_token(value: str) -> bool:
     )
 
 
+#: How word-like a value a key name points at may still read (``looks_random`` allows
+#: 0.4): a random draw of 20-30 characters reads as syllables in places by chance.
+_MAX_KEYED_WORDLIKE = 0.7
+_MIN_KEYED_ENTROPY = 4.5
+
+
+def looks_keyed(value: str) -> bool:
+    """Whether a value that a key name points at (``/webhooks/<id>/``, ``X_KEY=``,
+    ``https://<user>@``) is a random credential: ``looks_like_token``, or 16+ token
+    characters mixing letters and digits, of high entropy, whose case is mixed or whose
+    digits are scattered, and not mostly words ("production-key-v2-2024" is)."""
+    if looks_like_token(value):
+        return True
+    if not _TOKEN_CHARS.fullmatch(value) or shannon_entropy(value) < 3.5:
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    mixed_case = not value.isupper() and not value.islower()
+    if not (mixed_case or len(_DIGIT_RUN.findall(value)) >= 2):
+        return False
+    # Upper-case runs of a random draw ("SXUXIAA") read as pieces too: past 4.5 bits a
+    # character, more than long identifiers reach (4.0-4.3), the draw is random anyway.
+    if mixed_case and shannon_entropy(value) >= _MIN_KEYED_ENTROPY:
+        return True
+    return wordlike_share(value) <= _MAX_KEYED_WORDLIKE
+
+
 def name_strength(name: str) -> int:
     """2 for a name that says credential, 1 for one that may, 0 for an ordinary one."""
     if not _MAY_NAME_A_CREDENTIAL.search(name):
@@ -106,10 +134,13 @@ def credential_value(value: str, strength: int) -> bool:
     core = _PERCENT_ESCAPE.sub("", value)
     if is_placeholder(core):
         return False
-    if looks_like_token(core):
+    if looks_like_token(core) or (strength > 1 and looks_keyed(core)):
         return True
     if strength < 2 or len(core) < 8:
         return False
+    if core.isalpha():
+        # A session id of letters alone ("kuttUWgJyjmIAdhvabEagtpl") still mixes case.
+        return len(core) >= 16 and not core.isupper() and not core.islower()
     return any(c.isdigit() for c in core) and any(c.isalpha() for c in core)
 
 

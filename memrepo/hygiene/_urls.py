@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from ._base import is_placeholder
 from ._needs import Needs
-from ._query import looks_like_token
+from ._query import looks_keyed
 
 USERINFO = re.compile(
     r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,20}://"
@@ -33,7 +33,7 @@ _PLACEHOLDER_PASSWORDS = frozenset(
     {"pass", "password", "passwd", "pwd", "pw", "secret", "mypassword", "yourpassword"}
     | {"changeme", "token", "apikey", "key", "passw0rd", "pass123", "password123"}
 )
-_PLACEHOLDER_STARTS = ("$", "<", "{", "[", "*")
+_PLACEHOLDER_STARTS = ("$", "<", "{", "[")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
@@ -44,7 +44,7 @@ def placeholder_password(password: str) -> bool:
         return True
     if password.startswith("%") and not _PERCENT_ESCAPE.match(password):
         return True
-    if set(password) <= set("*xX._-#"):
+    if set(password) <= set("*xX._-#") or "***" in password:
         return True
     return password.casefold().replace("_", "").replace(
         "-", ""
@@ -53,7 +53,7 @@ def placeholder_password(password: str) -> bool:
 
 def _token_user(user: str) -> bool:
     """A user that is a random token (``https://<token>@host``), not a name."""
-    return looks_like_token(_PERCENT_ESCAPE.sub("", user)) and not is_placeholder(user)
+    return looks_keyed(_PERCENT_ESCAPE.sub("", user)) and not is_placeholder(user)
 
 
 def userinfo_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -78,7 +78,8 @@ def userinfo_spans(text: str) -> Iterator[tuple[int, int]]:
 #: Whether it is in a URL's path, and after what, is read around it (``_url_before``).
 PATH_SEGMENT = re.compile(
     r"/(?P<segment>(?:[A-Za-z]{0,8}(?P<id>[0-9]{5,12}):)?[A-Za-z0-9_+=-]{16,256})"
-    r"(?![A-Za-z0-9_+=:-])"
+    # The whole segment: not the stem of a file name ("logo-7f3a9b2c.png").
+    r"(?![A-Za-z0-9_+=:%~-]|\.[A-Za-z0-9])"
 )
 PATH_SEGMENT_NEEDS = Needs(any_of=("/",), run=True)
 
@@ -124,5 +125,5 @@ def url_path_spans(text: str) -> Iterator[tuple[int, int]]:
                 yield start, end
         elif any(_names_a_key(name) for name in before[-2:]):
             segment = match.group("segment")
-            if looks_like_token(segment) and not is_placeholder(segment):
+            if looks_keyed(segment) and not is_placeholder(segment):
                 yield start, end

@@ -69,9 +69,12 @@ def token(rng: random.Random) -> str:
             (HEX_LOWER.upper(), 32, 32),
         )
     )
-    body = random_string(rng, alphabet, rng.randint(low, high))
-    # A random draw of letters only (or digits only) is rare but real; make the body mix.
-    return body[:-2] + rng.choice(string.digits) + rng.choice("abcdef")
+    while True:
+        body = random_string(rng, alphabet, rng.randint(low, high))
+        # A draw of letters only (or digits only) is rare but real; these cases want
+        # the common one, letters and digits mixed.
+        if any(c.isdigit() for c in body) and any(c.isalpha() for c in body):
+            return body
 
 
 def human_password(rng: random.Random) -> str:
@@ -96,7 +99,9 @@ def human_password(rng: random.Random) -> str:
 
 def passphrase(rng: random.Random) -> str:
     """Several plain words, sometimes with a number: how people pick Wi-Fi passwords."""
-    words = [word(rng, (1, 2)) for _ in range(rng.randint(2, 5))]
+    # Diceware lists (the EFF's) hold words of 3 to 9 letters.
+    words = [w for w in (word(rng, (1, 2)) for _ in range(rng.randint(2, 6))) if len(w) >= 3]
+    words = words or [word(rng, (2, 2))]
     if rng.random() < 0.6 or len(words) < 3:
         words.insert(rng.randint(0, len(words)), str(rng.randint(2, 999)))
     return " ".join(words)
