@@ -33,6 +33,9 @@ Expect = Literal["items", "held", "folder"]
 FLAG_KEYS = ("private", "is_private", "pii", "contains_pii", "is_sensitive", "confidential")
 #: Keys whose word says how far the row may travel.
 LEVEL_KEYS = ("privacy", "visibility", "sensitivity", "access_level", "classification")
+#: Level keys that often name something else: a word that is no privacy level leaves
+#: the row public there (`classification: preference`), other values hold it back.
+SOFT_LEVEL_KEYS = ("access_level", "classification")
 #: Keys naming the person a row is about (someone other than the user).
 PERSON_KEYS = ("contact_id", "person_id", "about", "contact")
 #: Keys holding tags or categories.
@@ -98,7 +101,8 @@ def _signals() -> Iterator[tuple[str, str, object, Expect]]:
             for word in PUBLIC_LEVELS:
                 yield "level-public", spelled, word, "folder"
             for value in UNREADABLE:
-                yield "level-unreadable", spelled, value, "held"
+                soft = key in SOFT_LEVEL_KEYS and isinstance(value, str)
+                yield "level-unreadable", spelled, value, "folder" if soft else "held"
     for spelled in spellings("scope"):
         for word in ("private", "Personal", "PRIVATE"):
             yield "scope", spelled, word, "items"

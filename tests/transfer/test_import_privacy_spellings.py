@@ -93,9 +93,13 @@ def test_public_spellings_and_the_user_themself_stay_in_the_folder(
         {"memory": "Uses ruff", "visibility": "public"},
         {"memory": "Likes long runs", "about": "user", "user_id": "dana"},
         {"memory": "Works on kestrel", "categories": ["professional_details"]},
+        # Keys that sometimes speak of privacy but here name something else: kept as is.
+        {"memory": "Prefers tabs", "metadata": {"classification": "preference"}},
+        {"memory": "Runs the on-call rota", "access_level": "admin", "access": "read"},
+        {"memory": "Writes for the ops team", "audience": "developers"},
     ]
     report = memory_repo.import_memory(_dump(tmp_path / "d.jsonl", rows), source="jsonl")
-    assert (report.written, report.items_written, report.problems) == (4, 0, ())
+    assert (report.written, report.items_written, report.problems) == (7, 0, ())
     assert "Likes long runs" in git(memory_repo.root, "show", "main:imports/jsonl.md")
 
 

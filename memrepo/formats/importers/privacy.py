@@ -10,10 +10,11 @@ The rule is written for families of spellings rather than for samples:
   `pii`, `contains_pii`, `has_pii`, `third_party`, ...) hold a boolean in any spelling:
   `true`, `"true"`, `"Yes"`, `"on"`, `"y"`, `1`, `"1"` and their opposites. `public`,
   `is_public`, `shared` and `shareable` are the same flags turned over (`false` is private).
-* Level keys (`privacy`, `visibility`, `sensitivity`, `access`, `access_level`,
-  `classification`, `confidentiality`, `sharing`, `audience`) hold a word: `private`,
+* Level keys (`privacy`, `visibility`, `sensitivity`) hold a word: `private`,
   `personal`, `restricted`, `confidential`, `sensitive`, `secret`, `internal`, `high`,
   ... mark the row private; `public`, `shared`, `normal`, `none`, `low`, ... do not.
+  `access_level`, `classification` and `confidentiality` count only with such a word:
+  they often name something else (`classification: preference`).
   `scope: private` (or `personal`) is one too; memrepo's own scopes pass through.
 * Person keys (`contact_id`, `contact`, `contact_ref`, `person_id`, `person`, `about`,
   `about_person`) name who the row is about: anyone but the user (`user`, `me`, `self`,
@@ -65,13 +66,13 @@ _FLAGS = frozenset(
 )  # fmt: skip
 _PUBLIC_FLAGS = frozenset(fold(k) for k in ("public", "is_public", "shared", "shareable"))
 _LEVELS = frozenset(
-    fold(k)
-    for k in (
-        "privacy", "privacy_level", "visibility", "sensitivity", "sensitivity_level",
-        "access", "access_level", "classification", "data_classification",
-        "confidentiality", "sharing", "audience",
-    )
-)  # fmt: skip
+    fold(k) for k in ("privacy", "privacy_level", "visibility", "sensitivity", "sensitivity_level")
+)
+#: Level keys that often name something else (`classification: preference`,
+#: `access_level: admin`): a privacy word there counts, any other word is not privacy.
+_SOFT_LEVELS = frozenset(
+    fold(k) for k in ("access_level", "classification", "data_classification", "confidentiality")
+)
 _PERSONS = frozenset(
     fold(k)
     for k in (
@@ -111,7 +112,7 @@ PRIVATE_TAGS = frozenset(
 )  # fmt: skip
 _SELVES = frozenset(fold(w) for w in ("user", "me", "self", "myself", "the_user", "i", "owner"))
 _PERSON_TYPES = frozenset(fold(w) for w in ("person", "contact", "human", "people", "member"))
-_ALL_KEYS = _FLAGS | _PUBLIC_FLAGS | _LEVELS | _PERSONS | {"scope", "subject"}
+_ALL_KEYS = _FLAGS | _PUBLIC_FLAGS | _LEVELS | _SOFT_LEVELS | _PERSONS | {"scope", "subject"}
 _MAX_DEPTH = 3
 _SHOWN = 40
 
@@ -209,6 +210,9 @@ def _judge(key: str, value: object, user: object) -> Verdict | None:
         return (flag if key in _FLAGS else not flag), None, None
     if key in _LEVELS:
         return _level(value)
+    if key in _SOFT_LEVELS:
+        private, _, problem = _level(value)
+        return private, None, None if problem is None or isinstance(value, str) else problem
     if key == "scope":
         return (isinstance(value, str) and fold(value) in PRIVATE_SCOPES), None, None
     if key in _PERSONS:
