@@ -62,7 +62,10 @@ _JWT_OTHER_HEADER = Rule(
     "jwt",
     re.compile(
         r"(?<![A-Za-z0-9_-])"
-        r"e(?:w|yA|30)[A-Za-z0-9_-]{0,1500}\.[A-Za-z0-9_-]{2,8000}\.[A-Za-z0-9_-]{0,1500}"
+        # A header of 16+ characters is a long run; an empty one ("e30") is followed by a
+        # payload that is one: either way the run gate holds for every match.
+        r"e(?:(?:w|yA)[A-Za-z0-9_-]{14,1500}\.[A-Za-z0-9_-]{2,8000}|30\.[A-Za-z0-9_-]{16,8000})"
+        r"\.[A-Za-z0-9_-]{0,1500}"
         r"(?![A-Za-z0-9_-])"
     ),
     _json_header,

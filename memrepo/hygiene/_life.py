@@ -24,7 +24,7 @@ from ._life_codes import (
     totp_spans,
     wifi_spans,
 )
-from ._life_seed import GATE_WORDS, WORD_RUN, seed_phrase_spans
+from ._life_seed import GATE, GATE_WORDS, seed_phrase_spans
 from ._life_wallet import BASE58_KEY, EXTENDED, HEX_KEY, WIF, raw_wallet_key_spans
 from ._needs import Needs
 
@@ -51,5 +51,6 @@ PATTERNS_OF: dict[Finder, tuple[re.Pattern[str], ...]] = {
     wifi_spans: (WIFI_QR.pattern, WIFI_PROSE),
     totp_spans: (OTPAUTH.pattern, TOTP_SEED),
     recovery_code_spans: (RECOVERY_CONTEXT,),
-    seed_phrase_spans: (WORD_RUN,),
+    # Its reports lie in runs of WORD_RUN, but only in texts GATE matches: the needs.
+    seed_phrase_spans: (GATE,),
 }

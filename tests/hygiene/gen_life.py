@@ -92,7 +92,8 @@ def _seed_numbered(rng: random.Random) -> tuple[str, str]:
     style = rng.choice(["{n}. {w}", "{n}) {w}", "{n} {w}"])
     joiner = rng.choice(["\n", "  ", " "])
     lines = joiner.join(style.format(n=n, w=w) for n, w in enumerate(words, 1))
-    return f"Recovery sheet:\n{lines}\n", " ".join(words[1:-1])
+    # The secret is the list as written: the words alone are never in the text.
+    return f"Recovery sheet:\n{lines}\n", lines
 
 
 def _seed_bad_checksum(rng: random.Random) -> tuple[str, str]:
