@@ -164,7 +164,9 @@ def nothing_imported(report: ImportReport) -> str | None:
     if not rows:
         return "it holds no memories"
     reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
-    return f"none of its {rows} rows could be read ({reasons}); each is named above"
+    counted = "its one row" if rows == 1 else f"none of its {rows} rows"
+    verb = "could not be read" if rows == 1 else "could be read"
+    return f"{counted} {verb} ({reasons}); each bad row is named in the report"
 
 
 def _plan_all(
