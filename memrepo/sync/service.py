@@ -12,7 +12,9 @@ The order is the one that never loses work:
    had (`HistoryRewritten`) or shares no history with us (`UnrelatedHistories`) is
    refused before anything moves;
 3. main is integrated: nothing to do, a fast-forward, or an entry-aware merge commit
-   (two parents; the losers of conflicts on a `sync/conflict-<date>-<n>` branch);
+   (two parents; the losers of conflicts on a `sync/conflict-<date>-<n>` branch). A
+   symlink, submodule or other non-file the remote brings is refused by path the same
+   way, also where a fast-forward was possible (`sync.integration`, issue #27);
    Secrets the integration brought in are reported as warnings (`secret_guard`);
 4. exactly that commit is pushed to the remote's main, never forced, and never when the
    commits it sends add a secret the remote lacks (`SecretWouldBePushed`) (no write lock:

@@ -291,3 +291,25 @@ def test_restoring_an_export_that_holds_a_symlink_is_refused(run: Run, tmp_path:
     assert code != 0 and out == ""
     assert len(err.strip().splitlines()) == 1 and "MEMORY.md" in err and "symlink" in err, err
     assert not os.path.lexists(target) or not any(target.iterdir())
+
+
+def test_an_executable_bit_and_a_symlink_both_sides_hold_are_not_refused(
+    run: Run, setup: tuple[Path, str, Path]
+) -> None:
+    """Only what the remote changes into a non-file is refused: a file made executable
+    is still a file, and a link this side committed too is nothing new."""
+    mine, _url, other = setup
+    deploy = other / "topics" / "deploy.md"
+    deploy.write_text(deploy.read_text() + "- Canary first\n")
+    deploy.chmod(0o755)
+    os.symlink("deploy.md", other / "topics" / "alias.md")
+    _push(other, "executable, and a link")
+    os.symlink("deploy.md", mine / "topics" / "alias.md")
+    _git(mine, "add", "topics/alias.md")
+    _git(mine, "commit", "-qm", "the same link, by hand")
+
+    code, out, err = run("--repo", str(mine), "sync")
+
+    assert code == 0, err
+    assert not _refused_lines(out), out
+    assert "Canary first" in (mine / "topics" / "deploy.md").read_text()
