@@ -16,6 +16,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- LockTimeout                 another writer held the write lock for too long
     +-- SecretInEdit                an uncommitted edit holds a secret
     |   +-- SecretInFileName        a file a person made is named with a secret
+    +-- HandEditRefused             a hand edit memrepo will not commit (binary, symlink, name)
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
     |   +-- SecretInName            a name (workspace, file, task id) holds a secret
     +-- IndexLocked                 another process held the search index writer too long
@@ -197,6 +198,16 @@ class SecretInFileName(SecretInEdit):
         )
         self.path = shown_path
         self.line = 0
+
+
+class HandEditRefused(MemrepoError):
+    """A person's uncommitted edit memrepo will not commit: a NUL byte or bytes that are
+    not UTF-8 in a markdown file, a symlink, a name git or the Index cannot hold. Raised
+    only by a write that must change that very file; every other write goes on."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
 
 
 class InvalidArgument(MemrepoError, ValueError):

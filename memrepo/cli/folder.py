@@ -59,11 +59,20 @@ def _add_init(commands: Subparsers) -> None:
         commands,
         "init",
         _init,
-        "Create a memory repo (or adopt an existing git repo): MEMORY.md on branch main.",
-        ["memrepo init ~/agent-memory"],
+        "Create a memory repo (or make one of an existing git repo): MEMORY.md on branch "
+        "main. A folder holding files other than memory markdown (a code repository) is "
+        "refused unless --adopt.",
+        ["memrepo init ~/agent-memory", "memrepo init --adopt ."],
         json_output=False,
     )
     sub.add_argument("path", nargs="?", metavar="PATH", help="where (default: the memory repo)")
+    sub.add_argument(
+        "--adopt",
+        action="store_true",
+        help="make a memory repo of a folder that holds other files too; they stay yours: "
+        "memrepo never commits them, changed or new (only MEMORY.md, workspaces/, swarms/ "
+        "and files MEMORY.md's Index links to are memory)",
+    )
 
 
 def _add_remember(commands: Subparsers) -> None:
@@ -215,7 +224,7 @@ def _init(args: argparse.Namespace) -> int:
     from memrepo.engine import MemoryRepo  # the one command that opens no repo
 
     path = Path(args.path).expanduser() if args.path else repo_path(args)
-    repo = MemoryRepo.init(path)
+    repo = MemoryRepo.init(path, adopt=args.adopt)
     print(f"memory repo ready at {repo.root}")
     return 0
 
@@ -329,14 +338,22 @@ def _status(args: argparse.Namespace) -> int:
     elif status.clean:
         print("clean: no uncommitted edits")
     else:
-        for label, paths in (
-            ("modified", status.modified),
-            ("added", status.added),
-            ("deleted", status.deleted),
-        ):
-            for path in paths:
-                print(f"{label:<9} {path}")
-        print("the next memrepo write commits these first, as their own commit (by: user)")
+        held = {edit.path for edit in status.held}
+        listed = [
+            f"{label:<9} {path}"
+            for label, paths in (
+                ("modified", status.modified),
+                ("added", status.added),
+                ("deleted", status.deleted),
+            )
+            for path in paths
+            if path not in held
+        ]
+        print("\n".join(listed))
+        if listed:
+            print("the next memrepo write commits these first, as their own commit (by: user)")
+        for edit in status.held:
+            print(f"held      {edit.message}")
     if status.sync is not None and not args.json:
         print(_sync_line(status.sync))
     return 0

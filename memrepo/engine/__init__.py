@@ -76,9 +76,11 @@ class MemoryRepo:
     # --- opening ------------------------------------------------------------------------
 
     @classmethod
-    def init(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:
-        """Create a memory repo at `path` (or adopt an existing git repo without one)."""
-        return cls(MemoryFolder.init(Path(path), **options))
+    def init(cls, path: str | Path, *, adopt: bool = False, **options: Unpack[RepoOptions]) -> Self:
+        """Create a memory repo at `path` (or make one of an existing git repo). A folder
+        holding files other than memory markdown is refused unless `adopt` (its own
+        files then stay the person's: memrepo never commits them)."""
+        return cls(MemoryFolder.init(Path(path), adopt=adopt, **options))
 
     @classmethod
     def open(cls, path: str | Path, **options: Unpack[RepoOptions]) -> Self:

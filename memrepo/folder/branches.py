@@ -75,7 +75,9 @@ def begin_dream(folder: MemoryFolder) -> str:
     """Recover a crashed write, check HEAD is on main, commit a person's pending edits
     (as theirs) and return main's id: the base every dream change is planned against.
     Caller holds the write lock (the transaction's steps 1-2, see `transaction.py`)."""
-    return str(folder.transaction.begin().id)
+    # strict: a dream is a pass over the whole folder, so a hand edit memrepo will not
+    # commit stops it, as it stops its dry run (`dreaming.base`).
+    return str(folder.transaction.begin(strict=True).id)
 
 
 def main_id(folder: MemoryFolder) -> str:

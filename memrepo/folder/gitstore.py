@@ -31,6 +31,8 @@ from memrepo.clock import Clock, Identity
 from memrepo.errors import RepoStateError, WorktreeChanged
 from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.bulkwrite import WorktreePlan
+from memrepo.folder.hand_edits import HandEdits
+from memrepo.folder.hand_edits import PendingEdits as PendingEdits  # its old home
 from memrepo.folder.journal import BrokenJournal, Journal, JournalEntry
 from memrepo.folder.objects import NewObjects, signature
 from memrepo.folder.trees import (
@@ -86,19 +88,6 @@ class WriteHooks(Protocol):
     def reached(self, step: str) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class PendingEdits:
-    """Uncommitted edits a person made, relative paths sorted."""
-
-    modified: tuple[str, ...]
-    added: tuple[str, ...]
-    deleted: tuple[str, ...]
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return tuple(sorted({*self.modified, *self.added, *self.deleted}))
-
-
 class GitStore:
     """A memory repo's git side; every method that writes expects the write lock held."""
 
@@ -123,6 +112,8 @@ class GitStore:
         self.journal = Journal(state_dir)
         self._tmp_ready = False
         self._scan = WorktreeScan(repo, self._full_status)
+        self.hand_edits = HandEdits(self.root, state_dir, repo, self.main_commit)
+        self._real_root: str | None = None
 
     @property
     def branch_ref(self) -> str:
@@ -267,35 +258,45 @@ class GitStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def pending_edits(self) -> PendingEdits:
-        """Edits a person left uncommitted: tracked files changed, new `.md` files."""
+        """Edits a person left uncommitted: memory files changed, new or deleted, and the
+        ones memrepo holds back (`hand_edits`; files that are not memory are left out)."""
         modified: list[str] = []
         added: list[str] = []
         deleted: list[str] = []
         for path, flags in self._status().items():
             if path.startswith(".git/"):
                 continue
+            full = self.root / path
             if flags & FileStatus.WT_NEW:
-                if path.endswith(".md") and not (self.root / path).is_symlink():
+                if not full.is_symlink():
                     added.append(path)
             elif flags & _USER_EDIT_FLAGS:
-                if (self.root / path).exists() or (self.root / path).is_symlink():
+                if full.exists() or full.is_symlink():
                     if flags & (FileStatus.INDEX_NEW) and self.read(path) is None:
                         added.append(path)
                     else:
                         modified.append(path)
                 else:
                     deleted.append(path)
-        return PendingEdits(tuple(sorted(modified)), tuple(sorted(added)), tuple(sorted(deleted)))
+        return self.hand_edits.sort(modified, added, deleted)
 
     def read_worktree(self, path: str) -> bytes | None:
-        """A worktree file's bytes (never through a symlink), or None if it is gone."""
+        """A worktree file's bytes, or None if it is gone. Never through a symlink, the
+        file's own or a folder's on the way: nothing outside the root is read."""
         full = self.root / path
         if full.is_symlink():
             return None
+        if "/" in path and not self._inside(os.path.realpath(full.parent)):
+            return None
         try:
             return full.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
+
+    def _inside(self, real: str) -> bool:
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        return real == self._real_root or real.startswith(self._real_root + os.sep)
 
     # --- writing -------------------------------------------------------------------
 

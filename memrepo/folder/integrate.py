@@ -52,7 +52,9 @@ def commit_pending_edits(folder: MemoryFolder) -> pygit2.Commit:
     first steps as every memrepo write. Returns main. Caller holds the write lock."""
     # The write transaction's own steps (not a copy of them): sync must treat edits
     # exactly as remember does (secrets refused, auto_commit_user_edits honoured).
-    return folder.transaction.begin()
+    main = folder.transaction.begin()
+    folder.transaction.report_held()
+    return main
 
 
 def main_commit(folder: MemoryFolder) -> pygit2.Commit:

@@ -11,11 +11,11 @@ from collections import deque
 from memrepo.folder.lint_checks import memory_file_problems, problem
 from memrepo.folder.paths import resolve_link
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX, MemoryFolder
+from memrepo.folder.secret_scan import MAX_FILE_BYTES, find_in_text
 from memrepo.formats import Document
-from memrepo.hygiene import find_secrets
 from memrepo.models import LintProblem, LintReport
 
-MAX_FILE_BYTES = 5 * 1024 * 1024
+__all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "lint_folder"]
 #: Where git looks for a NUL to call a file binary (its buffer_is_binary probe).
 BINARY_PROBE = 8000
 
@@ -42,6 +42,8 @@ def _candidate_paths(folder: MemoryFolder) -> set[str]:
     paths = {path for path, _ in folder.store.iter_files()}
     pending = folder.store.pending_edits()
     paths.update(pending.added)
+    # A held-back new file (a NUL byte, bad UTF-8) is what a person must fix: linted too.
+    paths.update(h.path for h in pending.held if h.kind in ("nul", "utf8", "secret"))
     paths.difference_update(pending.deleted)
     return paths
 
@@ -58,12 +60,12 @@ def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document 
     if not is_md and b"\x00" in data[:BINARY_PROBE]:
         problems.append(problem("binary", "warning", path, None, "binary file: not memory"))
         return None
-    # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret.
+    # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret. The
+    # same scan as a hand edit gets (`secret_scan`): raw, and cleaned like agent input.
     text = data.decode("utf-8", "replace")
-    for match in find_secrets(text):
-        number = text.count("\n", 0, match.start) + 1
+    for where, _value in find_in_text(path, text):
         problems.append(
-            problem("secret", "error", path, number, f"looks like a secret ({match.kind})")
+            problem("secret", "error", path, where.line, f"looks like a secret ({where.kind})")
         )
     if not is_md:
         return None

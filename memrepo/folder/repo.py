@@ -17,6 +17,7 @@ from memrepo.clock import Clock, Identity, SystemClock
 from memrepo.config import LocalConfig, load_config
 from memrepo.errors import EntryNotFound, FormatError, NotAMemoryRepo, RepoStateError
 from memrepo.folder import reinforcements
+from memrepo.folder.adoption import record_adoption, refuse_foreign_files
 from memrepo.folder.entries import (
     ENTRY_POINT,
     INITIAL_MEMORY,
@@ -44,7 +45,7 @@ from memrepo.models import (
     WorktreeStatus,
     WriteResult,
 )
-from memrepo.models.folder import WhyReport
+from memrepo.models.folder import HeldEditView, WhyReport
 
 __all__ = [
     "ENTRY_POINT",
@@ -124,14 +125,19 @@ class MemoryFolder:
         identity: Identity | None = None,
         clock: Clock | None = None,
         config: LocalConfig | None = None,
+        adopt: bool = False,
     ) -> MemoryFolder:
-        """Create (or adopt) a git repo at `path` with MEMORY.md on its branch."""
+        """Create a git repo at `path` with MEMORY.md on its branch, or make one of an
+        existing git repo. A folder holding files other than memory markdown is refused
+        unless `adopt`: then its own files stay the person's (`folder.adoption`)."""
         path = Path(path).expanduser()
         path.mkdir(parents=True, exist_ok=True)
         git_dir = path / ".git"
         if git_dir.exists():
             repo = pygit2.Repository(str(path))
         else:
+            if not adopt:
+                refuse_foreign_files(path, None)  # before .git exists: nothing changed
             repo = pygit2.init_repository(str(path), initial_head="main")
         folder = cls(repo, identity=identity, clock=clock, config=config)
         with folder.lock:
@@ -141,6 +147,10 @@ class MemoryFolder:
                 return folder
             if head is None and list(repo.branches.local):
                 raise RepoStateError(f"{path}: {folder.store.head_problem()}")
+            if not adopt:
+                refuse_foreign_files(path, repo)
+            else:
+                record_adoption(folder.state_dir, str(head.id) if head is not None else "")
             if repo.head_is_unborn and folder._head_branch() != MAIN:
                 repo.set_head(MAIN)
             message = build_message("Create the memory repo", origin="init", by="user")
@@ -479,6 +489,10 @@ class MemoryFolder:
             modified=pending.modified,
             added=pending.added,
             deleted=pending.deleted,
+            held=tuple(
+                HeldEditView(path=h.shown, line=h.line, kind=h.kind, label=h.label, message=str(h))
+                for h in pending.held
+            ),
         )
 
 

@@ -31,21 +31,15 @@ import pygit2
 
 from memrepo.clock import Identity
 from memrepo.config import LocalConfig
-from memrepo.errors import (
-    DirtyWorktree,
-    InvalidArgument,
-    SecretInEdit,
-    SecretInFileName,
-    WorktreeChanged,
-)
+from memrepo.errors import DirtyWorktree, InvalidArgument, WorktreeChanged
 from memrepo.folder import atomic, bulkwrite
-from memrepo.folder.gitstore import GitStore, PendingEdits, PreparedCommit, user_identity
+from memrepo.folder.gitstore import GitStore, PreparedCommit, user_identity
+from memrepo.folder.hand_edits import HeldEdit, PendingEdits, report_held
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
-from memrepo.folder.paths import check_path, secret_in_path
+from memrepo.folder.paths import check_path
 from memrepo.folder.statcache import folder_moved, is_stale_scan, refresh_stat_cache
-from memrepo.hygiene import find_secrets, redact_secrets
 
 #: Times a write is made after a file changed under it before it gives up, and the
 #: pause before each new attempt (doubling): an editor's autosave comes in bursts.
@@ -77,17 +71,20 @@ class WriteTransaction:
         self.config = config
         self._stat_refreshed = False
         self._folder_checked = False
+        #: The hand edits the last `begin` held back (see `memrepo.folder.hand_edits`).
+        self.held: tuple[HeldEdit, ...] = ()
 
     def run(self, plan: Plan) -> str | None:
-        """Steps 1-5 under the lock; the new commit's id, None when `plan` made none."""
+        """Steps 1-5 under the lock; the new commit's id, None when `plan` made none.
+        Hand edits held back are reported once (`hand_edits.report_held`)."""
         with self.lock:
             for attempt in range(1, ATTEMPTS + 1):
                 try:
                     parent = self.begin()
                     change = plan(parent)
-                    if change is None:
-                        return None
-                    return self.commit(change, parent)
+                    commit = None if change is None else self.commit(change, parent)
+                    self.report_held()
+                    return commit
                 except WorktreeChanged:
                     self.store.rescan()  # what it met, no scan had seen: look at all
                     if attempt == ATTEMPTS:
@@ -101,16 +98,29 @@ class WriteTransaction:
         self.store.recover()
         return self.store.require_writable()
 
-    def begin(self) -> pygit2.Commit:
-        """Steps 1-2: the commit the next change is built on. Caller holds the lock."""
+    def begin(self, *, strict: bool = False) -> pygit2.Commit:
+        """Steps 1-2: the commit the next change is built on. Caller holds the lock.
+
+        A hand edit memrepo must not commit (`memrepo.folder.hand_edits`) stays in the
+        working tree and blocks only a change to its own file (`commit`); `strict`
+        refuses it outright instead, for a pass over the whole folder (a dream)."""
         parent = self.current()
         pending = self.store.pending_edits()
+        self.held = pending.held
+        if strict and pending.held:
+            raise pending.held[0].error()
         scanned = self.store.last_full_scan_seconds
         if scanned is not None:
             self._refresh_stale_stat(scanned)
-        if not pending.paths:
+        if not pending.committable:
             return parent
         return self._commit_edits(parent, pending)
+
+    def report_held(self, *, refused: HeldEdit | None = None) -> None:
+        """Say once each held-back hand edit the last `begin` met (`refused`: the one a
+        write was just refused over, which its error reports)."""
+        said = (refused,) if refused is not None else ()
+        report_held(self.store.state_dir, self.held, said=said)
 
     def _refresh_stale_stat(self, scanned: float) -> None:
         """After a byte copy every scan re-hashes every file: write git's stat cache back
@@ -125,6 +135,10 @@ class WriteTransaction:
 
     def commit(self, change: Change, parent: pygit2.Commit) -> str:
         """Steps 4-5 for `change` on `parent`. Caller holds the lock."""
+        for held in self.held:
+            if held.path in change.files:
+                self.report_held(refused=held)
+                raise held.error()
         check_files(self.store, change.files, parent)
         store = self.store
         if not bulkwrite.is_bulk(change.files):
@@ -151,7 +165,7 @@ class WriteTransaction:
 
     def _commit_edits(self, parent: pygit2.Commit, pending: PendingEdits) -> pygit2.Commit:
         """The person's edits as their own commit, of the bytes on disk as they are."""
-        changes = person_edits(self.store, self.config, pending)
+        changes = person_edits(self.store, self.config, pending, strict=False)
         if not changes:
             return parent
         names = sorted(changes)
@@ -171,25 +185,38 @@ class WriteTransaction:
 
 
 def person_edits(
-    store: GitStore, config: LocalConfig, pending: PendingEdits
+    store: GitStore, config: LocalConfig, pending: PendingEdits, *, strict: bool = True
 ) -> dict[str, bytes | None]:
     """Step 2's files: what the commit of a person's uncommitted edits holds (None: a
-    deleted file), refused when memrepo must not commit them for the person: auto-commit
-    is off, a file is still being saved, a file's name or bytes hold a secret, a path is
-    not one a write may name. A dream's dry run predicts that commit with this too."""
+    deleted file). Refused whole when auto-commit is off or a file is still being saved.
+    A held-back edit (`hand_edits`) is left out, or with `strict` refused (a dream, and
+    its dry run, which predicts that commit with this too). The bytes committed are the
+    bytes screened: each file is read once, here, and screened again if it changed."""
+    if strict and pending.held:
+        raise pending.held[0].error()
+    paths = pending.committable
+    if not paths:
+        return {}
     if not config.auto_commit_user_edits:
         raise DirtyWorktree(pending.paths)
     changes: dict[str, bytes | None] = {}
-    for path in (*pending.modified, *pending.added):
+    head = store.main_commit()
+    for path in paths:
+        if path in pending.deleted:
+            changes[path] = None
+            continue
         if atomic.being_written(f"{os.fspath(store.root)}/{path}"):
             raise WorktreeChanged(path, busy=True)  # half a save is not their edit
         data = store.read_worktree(path)
         if data is None:
             continue
-        _refuse_secrets(path, data)
+        before = store.read(path, head) if head is not None else None
+        held = store.hand_edits.check(path, data, before)
+        if held is not None:
+            if strict:
+                raise held.error()
+            continue  # saved again since the status: the next write reports it
         changes[path] = data
-    for path in pending.deleted:
-        changes[path] = None
     for path in changes:
         check_path(path, store.root)
     return changes
@@ -232,15 +259,3 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _refuse_secrets(path: str, data: bytes) -> None:
-    named = secret_in_path(path)
-    if named:
-        raise SecretInFileName(redact_secrets(path)[0], named)
-    # Read past bad bytes: a secret in a file that is not UTF-8 is still a secret.
-    text = data.decode("utf-8", "replace")
-    found = find_secrets(text)
-    if found:
-        line = text.count("\n", 0, found[0].start) + 1
-        raise SecretInEdit(path, line, found[0].kind)

@@ -180,12 +180,25 @@ def folder_duplicates(ctx: HealthContext) -> HealthCheck:
 
 
 def uncommitted_edits(ctx: HealthContext) -> HealthCheck:
-    paths = list(ctx.pending.paths)
-    return graded(
+    """Edits the next write commits, and the ones it leaves uncommitted (held back: a NUL
+    byte, bad UTF-8, a symlink, a bad file name, a secret), each named with what to do.
+    A held-back edit is a WARN: it waits for the person, whatever the threshold."""
+    paths = list(ctx.pending.committable)
+    held = ctx.pending.held
+    check = graded(
         "uncommitted_edits",
-        len(paths),
+        len(paths) + len(held),
         ctx.limits.uncommitted_edits,
         unit="files",
         detail=places(paths) if paths else "the working tree matches HEAD",
         fix="the next memrepo write commits them as your edit (or git commit them)",
+    )
+    if not held:
+        return check
+    shown = places([f"{edit.where} ({edit.label})" for edit in held])
+    detail = f"held back, not committed: {shown}" + (
+        f"; to commit: {check.detail}" if paths else ""
+    )
+    return check.model_copy(
+        update={"status": "WARN", "detail": detail, "fix": "; ".join(e.fix for e in held[:3])}
     )

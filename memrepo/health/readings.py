@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from memrepo.errors import FormatError
-from memrepo.folder.gitstore import PendingEdits
+from memrepo.folder.hand_edits import PendingEdits
 from memrepo.folder.lint import lint_folder
 from memrepo.folder.repo import MemoryFolder
 from memrepo.formats import Document, parse

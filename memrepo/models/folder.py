@@ -105,21 +105,35 @@ class UndoResult(Frozen):
     entries_restored: int
 
 
+class HeldEditView(Frozen):
+    """A hand edit memrepo leaves uncommitted (a NUL byte, bad UTF-8, a symlink, a bad
+    file name, a secret): `path` as a person reads it (control characters escaped, a
+    secret in the name redacted), `line` 1-based (0: the file), never a secret's value."""
+
+    path: str
+    line: int
+    kind: str
+    label: str
+    message: str
+
+
 class WorktreeStatus(Frozen):
-    """Edits a person made that are not committed yet (paths relative to the root)."""
+    """Edits a person made that are not committed yet (paths relative to the root);
+    `held`: the ones the next write leaves uncommitted, each with what to do."""
 
     root: str
     head: str | None
     modified: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+    held: tuple[HeldEditView, ...] = ()
     #: Sync with the user's remote and the team repos, when either is configured
     #: (read from local state, never the network): status is never silent about it.
     sync: SyncStatus | None = None
 
     @property
     def clean(self) -> bool:
-        return not (self.modified or self.added or self.deleted)
+        return not (self.modified or self.added or self.deleted or self.held)
 
 
 ProblemKind = Literal[
