@@ -81,20 +81,23 @@ def test_one_bad_utf8_byte_is_held_and_recall_reads_the_last_good_version(
 ) -> None:
     root = tmp_path / "mem"
     repo = _init(run, root)
-    assert run(*repo, "remember", "Deploys go through staging", "--file", "ops.md")[0] == 0
+    assert run(*repo, "remember", "Deploys go through staging")[0] == 0
+    assert run(*repo, "remember", "Tests run in CI", "--file", "ops.md")[0] == 0
     _type_into_memory(root, b"- caf\xe9 menu is on the wall")
 
     code, _out, err = run(*repo, "remember", "Builds run nightly", "--file", "ops.md")
     assert code == 0, err
-    assert "MEMORY.md:3" in err and "UTF-8" in err
+    assert "MEMORY.md:5" in err and "UTF-8" in err  # below the committed entry
     code, _out, err = run(*repo, "remember", "Releases are tagged")
-    assert code == 1 and "MEMORY.md:3" in err and err.count("\n") == 1
+    assert code == 1 and "MEMORY.md:5" in err and err.count("\n") == 1
 
     git(root, "show", "HEAD:MEMORY.md").encode("utf-8")  # git holds text, never the byte
     assert b"caf\xe9" not in git(root, "log", "-p").encode("utf-8", "surrogateescape")
-    code, out, err = run(*repo, "recall", "staging")
+    code, out, err = run(*repo, "recall", "staging")  # MEMORY.md's last good version
     assert code == 0, err
     assert "Deploys go through staging" in out
+    code, out, err = run(*repo, "entries", "MEMORY.md")
+    assert code == 0 and "Deploys go through staging" in out, err
 
 
 def test_the_python_api_warns_once_and_keeps_writing(memory_repo: MemoryRepo, git: Git) -> None:
