@@ -269,3 +269,19 @@ def test_a_hand_edit_is_screened_after_the_agent_input_cleaning(
     assert "notes.md" not in git(root, "ls-files")
     held = memory_repo.status().held
     assert [(h.path, h.line) for h in held] == [("notes.md", line)]
+
+
+def test_init_refuses_a_plain_folder_of_code_before_making_a_repository(
+    run: Run, tmp_path: Path
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "notes.md").write_text("# Notes\n")
+    (root / "main.go").write_text("package main\n")
+    code, _out, err = run("init", str(root))
+    assert code == 1 and "main.go" in err and "--adopt" in err
+    assert not (root / ".git").exists()
+    code, _out, err = run("init", "--adopt", str(root))
+    assert code == 0, err
+    assert run("--repo", str(root), "remember", "Go 1.22")[0] == 0
+    assert (root / "main.go").read_text() == "package main\n"
