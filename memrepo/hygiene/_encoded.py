@@ -9,8 +9,9 @@ rule takes any such triple (the form every library writes); the others decode th
 and accept a JSON object naming ``alg``, ``typ``, ``enc`` or ``kid`` (or an empty header
 before a JSON payload). The signature may be empty (alg "none"), still a bearer credential.
 
-``_encoded_keys`` finds PEM bodies and PuTTY private lines, ``_encoded_decode`` base64 and
-hex runs that decode to a secret.
+``_encoded_keys`` finds PEM bodies and PuTTY private lines. ``_encoded_decode`` finds base64
+and hex runs that decode to a secret; it screens the decoded text with every detector, so
+``_rules`` builds it (``DECODED``) with its own ``detectors_for``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import json
 import re
 
 from ._base import Detector, Finder, Rule
-from ._encoded_decode import ENCODED_RUN, encoded_secret_spans
 from ._encoded_keys import PEM_BODY, PPK_PRIVATE, pem_body_spans, ppk_private_spans
 from ._needs import Needs
 
@@ -84,7 +84,6 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("private_key", pem_body_spans, _PEM_BODY_NEEDS),
     Detector("private_key", ppk_private_spans, _PPK_NEEDS),
     # Any base64 or hex run of 16+ characters: run-gated, no literal.
-    Detector("encoded_secret", encoded_secret_spans, Needs(run=True)),
 )
 
 #: Each finder's expressions: every match a finder reports is a match of one of them
@@ -94,5 +93,4 @@ PATTERNS_OF: dict[Finder, tuple[re.Pattern[str], ...]] = {
     _JWT_OTHER_HEADER.spans: (_JWT_OTHER_HEADER.pattern,),
     pem_body_spans: (PEM_BODY,),
     ppk_private_spans: (PPK_PRIVATE,),
-    encoded_secret_spans: (ENCODED_RUN,),
 }

@@ -17,8 +17,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
+from ._base import Detector
 from ._needs import run_haystack
 
 #: The longest run decoded (a 4096-bit PEM key in base64 is ~4,400 characters).
@@ -67,31 +68,36 @@ def decoded_texts(run: str) -> Iterator[str]:
         yield text
 
 
-def _holds_secret(text: str, depth: int) -> bool:
-    """Whether any detector (this one again, one level deeper) finds a secret in ``text``."""
-    # Imported here: the rule tables import this module.
-    from ._rules import detectors_for
-    from .custom import custom_detectors
+class EncodedSecrets:
+    """The finder of base64 and hex runs whose decoded text holds a secret.
 
-    for detector in (*detectors_for(text), *custom_detectors()):
-        if detector.find is encoded_secret_spans:
-            if depth + 1 < MAX_DEPTH and any(_spans(text, depth + 1)):
+    ``inner`` gives the detectors that may find something in a text (``_rules`` passes its
+    own ``detectors_for`` with the person's rules): this module cannot import them, since
+    they list this finder among themselves.
+    """
+
+    def __init__(self, inner: Callable[[str], Iterable[Detector]]) -> None:
+        self._inner = inner
+
+    def __call__(self, text: str) -> Iterator[tuple[int, int]]:
+        """Base64 and hex runs of ``text`` whose decoded text holds a secret."""
+        return self._spans(text, 0)
+
+    def _spans(self, text: str, depth: int) -> Iterator[tuple[int, int]]:
+        if not run_haystack(text):
+            return
+        for match in ENCODED_RUN.finditer(text):
+            run = match.group()[:MAX_ENCODED]
+            if any(self._holds_secret(decoded, depth) for decoded in decoded_texts(run)):
+                yield match.span()
+
+    def _holds_secret(self, text: str, depth: int) -> bool:
+        """Whether any detector (this one again, one level deeper) finds a secret."""
+        for detector in self._inner(text):
+            if detector.find is self:
+                if depth + 1 < MAX_DEPTH and any(self._spans(text, depth + 1)):
+                    return True
+                continue
+            if any(end > start for start, end in detector.find(text)):
                 return True
-            continue
-        if any(end > start for start, end in detector.find(text)):
-            return True
-    return False
-
-
-def _spans(text: str, depth: int) -> Iterator[tuple[int, int]]:
-    if not run_haystack(text):
-        return
-    for match in ENCODED_RUN.finditer(text):
-        run = match.group()[:MAX_ENCODED]
-        if any(_holds_secret(decoded, depth) for decoded in decoded_texts(run)):
-            yield match.span()
-
-
-def encoded_secret_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Base64 and hex runs whose decoded text holds a secret."""
-    return _spans(text, 0)
+        return False

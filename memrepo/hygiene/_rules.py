@@ -42,8 +42,10 @@ from ._base import (
 )
 from ._cards import is_card_number
 from ._context import COMMAND_LINE_DETECTOR, CONTEXT_PATTERNS, CONTEXT_RULES, PAIR_DETECTORS
+from ._encoded_decode import ENCODED_RUN, EncodedSecrets
 from ._needs import Needs, lowered_for_needs, run_haystack
 from ._tokens import TOKEN_RULES
+from .custom import custom_detectors
 
 __all__ = [
     "BOUNDED_PATTERNS",
@@ -236,6 +238,17 @@ RULES: tuple[Rule, ...] = (*_CORE_FIRST, *TOKEN_RULES, *CONTEXT_RULES, *_CORE_LA
 #: finders run (``PATTERNS_OF``: read by the bounded-width and needs tests).
 _FAMILY_MODULES = (_encoded, _keyed, _life, _structural)
 
+
+def _decoded_inner(text: str) -> Iterator[Detector]:
+    """What screens a decoded run: every detector, the person's own rules included."""
+    yield from detectors_for(text)
+    yield from custom_detectors()
+
+
+#: Base64 and hex runs that decode to a secret (``_encoded_decode``): built here because it
+#: screens the decoded text with every detector of this module, itself included.
+DECODED = Detector("encoded_secret", EncodedSecrets(_decoded_inner), Needs(run=True))
+
 #: Every expression the finders run; each match spans at most MAX_RULE_SPAN characters.
 BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
     PRIVATE_KEY_BEGIN,
@@ -249,6 +262,7 @@ BOUNDED_PATTERNS: tuple[re.Pattern[str], ...] = (
         for patterns in module.PATTERNS_OF.values()
         for pattern in patterns
     ),
+    ENCODED_RUN,
 )
 
 #: From most to least specific: when candidates overlap they are merged and the merged
@@ -258,6 +272,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("private_key", private_key_spans, _PRIVATE_KEY_NEEDS),
     *(Detector(rule.kind, rule.spans, rule.needs) for rule in _CORE_FIRST),
     *_encoded.DETECTORS,
+    DECODED,
     *(Detector(rule.kind, rule.spans, rule.needs) for rule in (*TOKEN_RULES, *CONTEXT_RULES)),
     *_keyed.DETECTORS,
     *_life.DETECTORS,

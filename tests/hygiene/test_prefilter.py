@@ -47,11 +47,13 @@ from memrepo.hygiene._context import (
     command_line_spans,
     twilio_token_near_sid,
 )
+from memrepo.hygiene._encoded_decode import ENCODED_RUN
 from memrepo.hygiene._needs import (
     CASE_LOOKALIKES,
     lowered_for_needs,
 )
 from memrepo.hygiene._rules import (
+    DECODED,
     DETECTORS,
     PRIVATE_KEY_BEGIN,
     RULES,
@@ -142,6 +144,7 @@ PATTERNS_OF: dict[Finder, tuple[re.Pattern[str], ...]] = {
     command_line_spans: (_SSHPASS, _MYSQL, _CURL_USER),
     **{rule.spans: (rule.pattern,) for rule in RULES},
     **_encoded.PATTERNS_OF,
+    DECODED.find: (ENCODED_RUN,),
     **_keyed.PATTERNS_OF,
     **_life.PATTERNS_OF,
     **_structural.PATTERNS_OF,
@@ -182,7 +185,8 @@ TEXTS = respelled(
 
 def _pattern_id(case: tuple[Detector, re.Pattern[str]]) -> str:
     detector, pattern = case
-    return f"{detector.kind}-{detector.find.__name__}-{PATTERNS_OF[detector.find].index(pattern)}"
+    name = getattr(detector.find, "__name__", type(detector.find).__name__)
+    return f"{detector.kind}-{name}-{PATTERNS_OF[detector.find].index(pattern)}"
 
 
 @pytest.mark.slow
