@@ -48,6 +48,7 @@ def test_a_nul_byte_in_memory_md_drops_neither_sides_entries(
     a = first_machine(tmp_path / "a", remote_url)
     b = second_machine(tmp_path / "b", remote_url)
     add_by_hand(a.root, "MEMORY.md", NUL_LINE)
+    git(a.root, "commit", "-qam", "by hand")  # memrepo never commits a NUL for them (#27)
     assert a.remember("Machine A uses fish as its shell").written
     api.sync(a.folder)
     # git itself calls the file binary now (no line counts in a diff).
@@ -81,6 +82,8 @@ def test_a_file_that_is_not_utf8_keeps_both_sides_and_warns(
 ) -> None:
     a = first_machine(tmp_path / "a", remote_url)
     add_by_hand(a.root, "topics/cafe.md", "- Meet at the café on Mondays\n".encode("latin-1"))
+    git(a.root, "add", "topics/cafe.md")  # memrepo never commits bad UTF-8 for them (#27)
+    git(a.root, "commit", "-qm", "by hand")
     api.sync(a.folder)
     b = second_machine(tmp_path / "b", remote_url)
     add_by_hand(a.root, "topics/cafe.md", b"- A: the caf\xe9 opens at 8\n")
