@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from memrepo.folder.limits import describe_size
 from memrepo.folder.lint_checks import memory_file_problems, problem
 from memrepo.folder.paths import resolve_link
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX, MemoryFolder
@@ -52,10 +53,9 @@ def _lint_file(path: str, data: bytes, problems: list[LintProblem]) -> Document 
     """Secrets in any text file; the shared memory-file checks (`lint_checks`) in markdown."""
     is_md = path.endswith(".md")
     if len(data) > MAX_FILE_BYTES:
-        size = len(data) / 1024 / 1024
-        problems.append(
-            problem("too_large", "warning", path, None, f"{size:.1f} MiB: too large to read")
-        )
+        size, limit = describe_size(len(data)), describe_size(MAX_FILE_BYTES)
+        message = f"{size}: over the {limit} memrepo reads; split it into smaller files"
+        problems.append(problem("too_large", "warning", path, None, message))
         return None
     if not is_md and b"\x00" in data[:BINARY_PROBE]:
         problems.append(problem("binary", "warning", path, None, "binary file: not memory"))

@@ -11,11 +11,13 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from memrepo.folder.limits import MAX_FILE_BYTES as LIMIT
 from memrepo.hygiene import find_secrets
 from memrepo.hygiene.text import clean_invisible
 
-#: Files larger than this are not read for secrets or format (lint says "too large").
-MAX_FILE_BYTES = 5 * 1024 * 1024
+#: Files larger than this are not read for secrets or format (lint says "too large");
+#: the one limit of `memrepo.folder.limits`, which recall and health use too.
+MAX_FILE_BYTES = LIMIT
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -8,6 +8,7 @@ holds, so they read HEAD.
 from __future__ import annotations
 
 from memrepo.errors import FormatError
+from memrepo.folder.limits import MAX_FILE_BYTES
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX
 from memrepo.folder.secret_scan import SecretAt, secret_values, secrets_in, secrets_in_files
 from memrepo.formats import normalize_text, parse
@@ -35,6 +36,15 @@ def memory_md(ctx: HealthContext) -> HealthCheck:
             status=limit.level,
             detail="MEMORY.md is missing" + (" from the working tree" if in_head else ""),
             fix="git checkout main -- MEMORY.md" if in_head else "memrepo init (creates it)",
+        )
+    if len(data) > MAX_FILE_BYTES:
+        from memrepo.recall.oversized import TooLarge
+
+        return HealthCheck(
+            name="memory_md",
+            status="WARN",
+            detail=TooLarge(ENTRY_POINT, len(data)).notice(),
+            fix="split MEMORY.md: move entries to topic files linked from its Index",
         )
     try:
         doc = parse(data, ENTRY_POINT)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from memrepo.errors import FormatError
 from memrepo.folder.hand_edits import PendingEdits
+from memrepo.folder.limits import MAX_FILE_BYTES
 from memrepo.folder.lint import lint_folder
 from memrepo.folder.repo import MemoryFolder
 from memrepo.formats import Document, parse
@@ -61,10 +62,11 @@ class HealthContext:
 
     @cached_property
     def head_docs(self) -> dict[str, Document]:
-        """HEAD's markdown files that parse (lint reports the rest), swarms included."""
+        """HEAD's markdown files that parse (lint reports the rest), swarms included;
+        files over the size limit are not read (the index leaves them out too)."""
         docs: dict[str, Document] = {}
         for path, data in self.head_files.items():
-            if not path.endswith(".md"):
+            if not path.endswith(".md") or len(data) > MAX_FILE_BYTES:
                 continue
             try:
                 docs[path] = parse(data, path)

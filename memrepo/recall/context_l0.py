@@ -40,6 +40,7 @@ from memrepo.layout import ENTRY_POINT, workspace_file
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.models.prompt_context import ContextLine
 from memrepo.recall.context_lines import SourceLine, context_lines, dedupe
+from memrepo.recall.oversized import is_too_large
 from memrepo.routing import BY_TO_SOURCE
 
 if TYPE_CHECKING:
@@ -178,8 +179,8 @@ class FolderReader:
 
     def document(self, path: str) -> Document | None:
         data = self.read(path)
-        if data is None:
-            return None
+        if data is None or is_too_large(data):
+            return None  # too large: recall and health say so; L0 stays within budget
         try:
             return parse(data, path)
         except FormatError:

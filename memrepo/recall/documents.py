@@ -25,6 +25,7 @@ from memrepo.layout import (
 from memrepo.models.items import MemoryItem
 from memrepo.recall.entry_context import entry_contexts
 from memrepo.recall.expiry import ExpiryWatch
+from memrepo.recall.oversized import is_too_large
 from memrepo.recall.visibility import privacy_class
 from memrepo.routing import BY_TO_SOURCE
 
@@ -40,8 +41,11 @@ def entry_docs(
     uncommitted: bool,
     expiry: ExpiryWatch | None = None,
 ) -> list[IndexDoc]:
-    """The index documents of one markdown file (none when it is not readable); with
-    `expiry`, entries whose `expires:` date is past are left out (`memrepo.recall.expiry`)."""
+    """The index documents of one markdown file (none when it is not readable or over
+    the size memrepo indexes, `memrepo.recall.oversized`); with `expiry`, entries whose
+    `expires:` date is past are left out (`memrepo.recall.expiry`)."""
+    if is_too_large(data):
+        return []  # the projection records and reports it; a team's file is skipped
     try:
         doc = parse(data, path)
     except FormatError:

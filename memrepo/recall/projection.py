@@ -21,8 +21,10 @@ from memrepo.items import ItemWriter
 from memrepo.layout import ITEM_REF_PREFIX
 from memrepo.models.items import ItemFilters
 from memrepo.recall import expiry as expiries
+from memrepo.recall import oversized
 from memrepo.recall.documents import MAIN, entry_docs, indexed_path, item_doc
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
+from memrepo.recall.oversized import TOO_LARGE_KEY, TooLarge
 from memrepo.recall.teams import (
     TEAMS_KEY,
     OpenClones,
@@ -46,9 +48,10 @@ WORKTREE_KEY = "main:worktree"
 ITEMS_KEY = "items"
 #: What this code projects, beyond the index schema: an index projected by another
 #: version is re-projected on the next sync (2: the privacy classes of `privacy_class`;
-#: 3: expired entries and items left out).
+#: 3: expired entries and items left out; 4: files over the size limit left out and
+#: recorded, `memrepo.recall.oversized`).
 PROJECTION_KEY = "projection"
-PROJECTION_VERSION = "3"
+PROJECTION_VERSION = "4"
 
 
 class Projection:
@@ -97,6 +100,7 @@ class Projection:
             # The folder stays searchable; the memory lane reports this error instead.
             hot, item_docs, self.items_error = "", (), exc
         counts = [0, 0]
+        too_large: dict[str, int] = {}
 
         teams = team_key(
             self.folder, self.team_clones
@@ -106,7 +110,8 @@ class Projection:
         def everything() -> Iterator[IndexDoc]:
             # In the same commit: no second writer pass.
             yield from team_docs(self.folder, self.team_clones, team_watch)
-            for lane, docs in enumerate((self._folder_docs(head, dirty), item_docs)):
+            folder_docs = self._folder_docs(head, dirty, too_large)
+            for lane, docs in enumerate((folder_docs, item_docs)):
                 for doc in docs:
                     counts[lane] += 1
                     if progress is not None and sum(counts) % 1000 == 0:
@@ -119,10 +124,15 @@ class Projection:
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
         store.set_reflected(ITEMS_KEY, hot)
         store.set_reflected(EXPIRY_KEY, expiries.dump(watch.seen))
+        store.set_reflected(TOO_LARGE_KEY, oversized.dump(too_large))
         store.set_reflected(PROJECTION_KEY, PROJECTION_VERSION)
         return counts[0], counts[1]
 
-    def _folder_docs(self, head: str, dirty: set[str]) -> Iterator[IndexDoc]:
+    def _folder_docs(
+        self, head: str, dirty: set[str], too_large: dict[str, int]
+    ) -> Iterator[IndexDoc]:
+        """The documents of every file at `head` (edited ones from the working tree);
+        files over the size limit are left out and noted in `too_large`."""
         commit = self.folder.store.commit_by_id(head)
         if commit is None:
             files: Iterable[tuple[str, bytes]] = ()
@@ -130,13 +140,27 @@ class Projection:
             files = self.folder.store.iter_files(commit)
         for path, data in files:
             if indexed_path(path) and path not in dirty:
-                yield from entry_docs(
-                    path, data, commit=head, uncommitted=False, expiry=self._watch
-                )
+                yield from self._file_docs(path, data, head, too_large)
         for path in sorted(dirty):
             edited = self.folder.store.read_worktree(path)
             if edited is not None:
-                yield from entry_docs(path, edited, commit="", uncommitted=True, expiry=self._watch)
+                yield from self._file_docs(path, edited, "", too_large)
+
+    def _file_docs(
+        self, path: str, data: bytes, commit: str, too_large: dict[str, int]
+    ) -> list[IndexDoc]:
+        """One file's documents (`commit` "" : read from the working tree), or none and
+        a note in `too_large` when it is over the size memrepo indexes."""
+        too_large.pop(path, None)
+        if oversized.is_too_large(data):
+            too_large[path] = len(data)
+            return []
+        return entry_docs(path, data, commit=commit, uncommitted=not commit, expiry=self._watch)
+
+    def too_large(self, store: IndexStore) -> list[TooLarge]:
+        """The files the index left out for their size, as it last recorded them."""
+        record = oversized.load(store.reflected(TOO_LARGE_KEY))
+        return [TooLarge(path, size) for path, size in record.items()]
 
     def _item_docs(self) -> Iterator[IndexDoc]:
         filters = ItemFilters(status="active", include_private=True)
@@ -212,27 +236,29 @@ class Projection:
         """Replace the documents of `paths`: from the working tree when edited, else HEAD."""
         head = self.folder.store.commit_by_id(head_id)
         files: dict[str, list[IndexDoc]] = {}
-        watch = self._watch
+        raw = store.reflected(TOO_LARGE_KEY)
+        too_large = oversized.load(raw)
         for path in sorted(paths):
             files[path] = []
+            too_large.pop(path, None)  # gone, or read again below
             if path in dirty:
                 edited = self.folder.store.read_worktree(path)
                 if edited is not None:
-                    files[path] = entry_docs(
-                        path, edited, commit="", uncommitted=True, expiry=watch
-                    )
+                    files[path] = self._file_docs(path, edited, "", too_large)
             elif head is not None:
                 data = self.folder.store.read(path, head)
                 if data is not None:
-                    files[path] = entry_docs(
-                        path, data, commit=head_id, uncommitted=False, expiry=watch
-                    )
+                    files[path] = self._file_docs(path, data, head_id, too_large)
         store.sync_files(MAIN, files)
+        if oversized.dump(too_large) != (raw or "{}"):
+            store.set_reflected(TOO_LARGE_KEY, oversized.dump(too_large))
 
     def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
         """The reflected commit is gone (history rewritten): re-read every file."""
-        docs = list(self._folder_docs(head, dirty))
+        too_large: dict[str, int] = {}
+        docs = list(self._folder_docs(head, dirty, too_large))
         store.replace(docs, delete_lanes=["folder", "swarm"])
+        store.set_reflected(TOO_LARGE_KEY, oversized.dump(too_large))
         store.set_reflected(MAIN, head)
         store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
 

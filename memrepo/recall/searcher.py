@@ -22,6 +22,7 @@ from memrepo.layout import workspace_slug
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 from memrepo.recall.lanes import IndexLane, Lane, LaneHit, SharedIndexSearch
+from memrepo.recall.oversized import FileTooLargeWarning, TooLarge
 from memrepo.recall.projection import PendingItems, Projection
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
@@ -46,6 +47,8 @@ class Searcher:
         self._store: IndexStore | None = None
         self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
+        #: The skipped files already told in this process (see `_tell_too_large`).
+        self._told: set[TooLarge] = set()
 
     def _items(self) -> ItemWriter:
         """The item writer (opened on first use), with this searcher listening to it."""
@@ -135,6 +138,15 @@ class Searcher:
     def _sync(self, store: IndexStore) -> None:
         pending, self._pending = self._pending, PendingItems()
         self.projection.sync(store, changed_items=pending)
+        self._tell_too_large(store)
+
+    def _tell_too_large(self, store: IndexStore) -> None:
+        """Warn once per process for each file the index leaves out for its size: a
+        recall that answers "nothing found" must never hide that a file was not read."""
+        for skipped in self.projection.too_large(store):
+            if skipped not in self._told:
+                self._told.add(skipped)
+                warnings.warn(FileTooLargeWarning(skipped.notice()), stacklevel=2)
 
     def recall(
         self,
