@@ -123,7 +123,9 @@ def test_binary_conflict_keeps_ours_and_branches_theirs(
     api.sync(b.folder)
     (a.root / "logo.bin").write_bytes(b"\x00\x02from a")
     (b.root / "logo.bin").write_bytes(b"\x00\x03from b")
-    api.sync(a.folder)  # pending edit committed and pushed
+    for root in (a.root, b.root):  # memrepo never commits a file that is not markdown (#27)
+        git(root, "commit", "-qam", "edit the binary")
+    api.sync(a.folder)
     report = api.sync(b.folder)
     assert report.integration == "merged" and report.pushed
     assert [(c.path, c.kind) for c in report.conflicts] == [("logo.bin", "binary")]
