@@ -7,6 +7,8 @@ lines and recomputed after every edit, which is cheap on the fast path.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from memrepo.errors import InvalidUtf8
 from memrepo.formats.blocks import classify
 from memrepo.formats.frontmatter import Frontmatter, find_frontmatter
@@ -108,7 +110,8 @@ class Document:
     def index_entries(self) -> list[Entry]:
         """Entries in ``MEMORY.md``'s Index section (bullets without a link, added by
         hand there): entries like any other, which `lint --fix` moves above the Index."""
-        return [e for e in self.entries if e.line_no in self._in_index]
+        in_index = set(self._in_index)  # a script may append a million lines there
+        return [e for e in self.entries if e.line_no in in_index]
 
     @property
     def entry_line_numbers(self) -> tuple[int, ...]:
@@ -127,10 +130,12 @@ class Document:
         Diffs look at the few lines a commit touched; decoding the whole file for them
         would cost more than the rest of an undo.
         """
-        if self._entries is not None:
-            return next((e for e in self._entries if e.line_no == line_no), None)
-        if line_no not in self._layout.entry_lines:
+        lines = self._layout.entry_lines  # sorted: a lookup is a bisection, not a scan
+        at = bisect_left(lines, line_no)
+        if at == len(lines) or lines[at] != line_no:
             return None
+        if self._entries is not None:
+            return self._entries[at]  # one entry per entry line, in the same order
         return _entry(line_no, self._texts[line_no], [])
 
     @property
