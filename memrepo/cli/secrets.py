@@ -44,7 +44,7 @@ def register(commands: Subparsers) -> None:
         help="a Python regular expression of bounded width ({16,64}, not + or *)",
     )
     remove = action(actions, "remove", _remove, "remove a rule of your own")
-    remove.add_argument("kind", metavar="KIND")
+    remove.add_argument("kind", metavar="KIND", help="the kind the rule was added with")
     action(actions, "rules", _rules, "list your own rules")
 
 

@@ -24,7 +24,7 @@ from ._life_codes import (
     totp_spans,
     wifi_spans,
 )
-from ._life_seed import GATE, GATE_WORDS, seed_phrase_spans
+from ._life_seed import WORD_RUN, may_hold_phrase, seed_phrase_spans
 from ._life_wallet import BASE58_KEY, EXTENDED, HEX_KEY, WIF, raw_wallet_key_spans
 from ._needs import Needs
 
@@ -39,7 +39,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("totp_secret", totp_spans, TOTP_NEEDS),
     Detector("recovery_code", recovery_code_spans, RECOVERY_NEEDS),
     # Twelve words hold no literal: only texts that speak of wallets are searched.
-    Detector("seed_phrase", seed_phrase_spans, Needs(any_of=GATE_WORDS, folded=True)),
+    Detector("seed_phrase", seed_phrase_spans, Needs(shape_check=may_hold_phrase)),
 )
 
 #: Each finder's expressions: every match a finder reports is a match of one of them
@@ -51,6 +51,6 @@ PATTERNS_OF: dict[Finder, tuple[re.Pattern[str], ...]] = {
     wifi_spans: (WIFI_QR.pattern, WIFI_PROSE),
     totp_spans: (OTPAUTH.pattern, TOTP_SEED),
     recovery_code_spans: (RECOVERY_CONTEXT,),
-    # Its reports lie in runs of WORD_RUN, but only in texts GATE matches: the needs.
-    seed_phrase_spans: (GATE,),
+    # Its reports lie in runs of WORD_RUN: the shape its needs check.
+    seed_phrase_spans: (WORD_RUN,),
 }

@@ -11,11 +11,10 @@ Ordinary prose does not trigger: its short function words ("the", "and", "to", "
 not on the list, so it never holds twelve list words in a row, and a run that does must
 also pass a 4- to 8-bit checksum.
 
-What it cannot know: twelve words hold no literal, and screening must not scan every
-text for them (tests/hygiene/test_prefilter.py: prose runs no detector). So a phrase is
-looked for only in a text that holds one of ``GATE_WORDS`` ("seed", "phrase", "wallet",
-"words", a wallet's name...: each is a lookup every text pays for); a phrase in a text
-that holds none of them is kept.
+Twelve words hold no literal, so the detector's need is a shape (``may_hold_phrase``):
+twelve words of 3 to 8 letters with only spaces, list punctuation and list numbers
+between them. Prose almost never has one (a word of one or two letters, or of nine or
+more, comes within twelve), and the check is one translate and one search of bytes.
 """
 
 from __future__ import annotations
@@ -45,17 +44,44 @@ _CONTEXT = re.compile(
 _CONTEXT_BEFORE = 120
 _CONTEXT_AFTER = 60
 
-#: A text is searched for phrases only when it holds one of these (lowercase, folded):
-#: what people write next to a phrase they note down.
-GATE_WORDS = (
-    *("seed", "phrase", "wallet", "mnemonic", "words", "backup"),
-    # "coin" is in bitcoin and coinbase; the rest are the wallets people name.
-    *("coin", "crypto", "metamask", "ledger", "trezor"),
-)
+# The shape of a text for ``may_hold_phrase``: ASCII letters "a"; what WORD_RUN allows
+# between words (whitespace, ",", ";", list numbers and ".", ")", ":") a space; the rest "x".
+_SHAPE_TABLE = bytes(
+    ord("a") if chr(b).isascii() and chr(b).isalpha()
+    else ord(" ") if chr(b) in " \t\r\n,;.):0123456789"
+    else ord("x")
+    for b in range(256)
+)  # fmt: skip
+# The characters (?i) takes for an ASCII letter (_needs.CASE_LOOKALIKES and the Kelvin sign).
+_LOOKALIKE_LETTERS = str.maketrans(dict.fromkeys("\u017f\u0131\u0130\u212a", "a"))
+# Twelve to 48 such words in a row (WORD_RUN's counts); the shortest is 12*3 + 11 long.
+_SHAPE_RUN = re.compile(rb"(?<!a)a{3,8}(?: {1,40}a{3,8}){11,47}(?!a)")
+_SHORTEST_RUN = 47
 
-#: The same words as an expression: what the finder checks, and what its needs are read
-#: off (tests/hygiene/test_prefilter.py).
-GATE = re.compile("(?i)" + "|".join(GATE_WORDS))
+
+def _shape(text: str) -> bytes:
+    """``text`` as ``_SHAPE_TABLE`` draws it, one byte per character (so positions hold)."""
+    if not text.isascii():
+        text = text.translate(_LOOKALIKE_LETTERS)
+    return text.encode("ascii", "replace").translate(_SHAPE_TABLE)
+
+
+def _shape_runs(shape: bytes) -> Iterator[tuple[int, int]]:
+    """The spans of runs of twelve or more short words, looked for only in the stretches
+    between other characters that are long enough to hold one."""
+    position = 0
+    for part in shape.split(b"x"):
+        if len(part) >= _SHORTEST_RUN:
+            for found in _SHAPE_RUN.finditer(part):
+                yield position + found.start(), position + found.end()
+        position += len(part) + 1
+
+
+def may_hold_phrase(text: str) -> bool:
+    """Whether ``text`` holds what every ``WORD_RUN`` match holds: twelve words of 3-8
+    letters, only separators between them (the detector's needs; never a false no)."""
+    return next(_shape_runs(_shape(text)), None) is not None
+
 
 _CACHE: dict[str, Any] = {}
 
@@ -88,6 +114,16 @@ def _list_runs(text: str, start: int, end: int) -> Iterator[list[re.Match[str]]]
         yield run
 
 
+def _has_list_run(found: list[str], words: frozenset[str]) -> bool:
+    """Whether ``found`` holds twelve list words in a row."""
+    length = 0
+    for word in found:
+        length = length + 1 if word in words else 0
+        if length >= PHRASE_LENGTHS[-1]:
+            return True
+    return False
+
+
 def _valid_window(run: list[re.Match[str]]) -> tuple[int, int] | None:
     """The span of a checksum-valid phrase in ``run``: the whole run, or one that starts or
     ends with it (a list word may stand just before or after a phrase). Windows are not
@@ -105,23 +141,29 @@ def _valid_window(run: list[re.Match[str]]) -> tuple[int, int] | None:
 
 
 def seed_phrase_spans(text: str) -> Iterator[tuple[int, int]]:
-    """BIP-39 phrases: a valid checksum, or 12+ list words next to a word like "seed".
-
-    Only in a text that holds one of ``GATE_WORDS`` (the detector's needs).
-    """
-    if GATE.search(text) is None:
+    """BIP-39 phrases: a valid checksum, or 12+ list words next to a word like "seed"."""
+    _, words = _reference()
+    # The detector's needs (``may_hold_phrase``) let through prose with a dozen short words
+    # in a row ("the new storage layer should happen before any further feature work");
+    # twelve list words in a row anywhere are rarer, and one pass over the words says so.
+    if not _has_list_run(_LETTERS.findall(text.lower()), words):
         return
-    for candidate in WORD_RUN.finditer(text):
-        for run in _list_runs(text, candidate.start(), candidate.end()):
-            span = _valid_window(run)
-            if span is not None:
-                yield span
-                continue
-            start, end = run[0].start(), run[-1].end()
-            around = (
-                text[max(0, start - _CONTEXT_BEFORE) : start]
-                + " "
-                + text[end : end + _CONTEXT_AFTER]
-            )
-            if _CONTEXT.search(around):
-                yield start, end
+    for shape_start, shape_end in _shape_runs(_shape(text)):
+        for candidate in WORD_RUN.finditer(text, shape_start, shape_end):
+            yield from _phrases(text, candidate.start(), candidate.end())
+
+
+def _phrases(text: str, candidate_start: int, candidate_end: int) -> Iterator[tuple[int, int]]:
+    """The phrases of one WORD_RUN match: a valid checksum, or list words beside a word
+    that says what they are."""
+    for run in _list_runs(text, candidate_start, candidate_end):
+        span = _valid_window(run)
+        if span is not None:
+            yield span
+            continue
+        start, end = run[0].start(), run[-1].end()
+        around = (
+            text[max(0, start - _CONTEXT_BEFORE) : start] + " " + text[end : end + _CONTEXT_AFTER]
+        )
+        if _CONTEXT.search(around):
+            yield start, end

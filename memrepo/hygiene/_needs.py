@@ -109,7 +109,9 @@ class Needs:
     ASCII and are looked up in ``lowered_for_needs(text)``; when that is None the detector
     always runs. With ``run`` (only for case-sensitive patterns) every match holds a long
     run with the substrings in it or just before it, and they are looked up in
-    ``run_haystack(text)`` instead of the text. ``Needs()`` needs nothing.
+    ``run_haystack(text)`` instead of the text. ``shape_check`` is a cheap test of the
+    text's own for what no literal names (twelve short words in a row), checked first.
+    ``Needs()`` needs nothing.
     """
 
     any_of: tuple[str, ...] = ()
@@ -117,6 +119,7 @@ class Needs:
     shapes: tuple[bytes, ...] = ()
     folded: bool = False
     run: bool = False
+    shape_check: Callable[[str], bool] | None = None
     # Substrings that share a first character are looked for by one alternation: re takes
     # the shared prefix ("A", "gh", "gl", "x") and scans for it much like str.find. Others
     # get one ``in`` each (an alternation without a prefix tries every position).
@@ -132,6 +135,8 @@ class Needs:
 
     def met_by(self, text: str, lowered: str | None) -> bool:
         """Whether ``text`` (with ``lowered = lowered_for_needs(text)``) has what is needed."""
+        if self.shape_check is not None and not self.shape_check(text):
+            return False
         if self.shapes and not self._has_shape(text):
             return False
         if self.folded:

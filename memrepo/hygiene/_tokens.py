@@ -92,8 +92,12 @@ TOKEN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "telegram_token",
-        re.compile(r"(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9_-])"),
-        needs=Needs(any_of=(":AA",), run=True),
+        # The bot's numeric id, ":", then "A" and 34 more (core.telegram.org/bots/api#making-
+        # requests; gitleaks telegram-bot-api-token gives the id 5-16 digits): a range of one
+        # around the 35, as for every vendor length.
+        re.compile(r"(?<![A-Za-z0-9_:-])[0-9]{5,16}:A[A-Za-z0-9_-]{33,35}(?![A-Za-z0-9_-])"),
+        has_letter_and_digit,
+        needs=Needs(any_of=(":A",), run=True),
     ),
     _token("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}", "dop_v1_", "doo_v1_", "dor_v1_"),
     _token("heroku_key", r"HRKU-AA[A-Za-z0-9_-]{50,70}", "HRKU-"),

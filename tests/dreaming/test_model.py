@@ -77,7 +77,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"op": "add", "path": "swarms/a-1/findings", "text": "peer", "reason": "x"}, "swarm"),
     ({"op": "remove", "path": "MEMORY.md", "reason": "start over"}, "delete the Index"),
     (
-        {"op": "add", "path": "MEMORY.md", "text": "key AKIAIOSFODNN7EXAMPLE", "reason": "x"},
+        {"op": "add", "path": "MEMORY.md", "text": "key AKIAQ3ZX7W2V9K4M1N8P", "reason": "x"},
         "secret",
     ),
     ({"op": "add", "path": "MEMORY.md", "text": "Tool called: shell", "reason": "x"}, "telemetry"),

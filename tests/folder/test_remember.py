@@ -148,7 +148,7 @@ def test_secrets_are_redacted_before_writing(repo: MemoryRepo, git: Git) -> None
 
 
 def test_only_secret_is_skipped(repo: MemoryRepo, commit_count: CommitCount) -> None:
-    result = repo.remember("AKIAIOSFODNN7EXAMPLE")
+    result = repo.remember("AKIA" + "Q3ZX7W2V9K4M1N8P")  # AWS docs' EXAMPLE key is a placeholder
     assert result.status == "skipped" and result.reason == "secret_only"
     assert commit_count(repo.root) == 1
 

@@ -65,18 +65,14 @@ def test_tuning_half_keeps_no_secret(face: object) -> None:
     assert _report(kept) == []
 
 
-#: The held-out half, measured once after tuning: 1 of 357 kept, no false positive. The
-#: miss is a Telegram bot token whose 14-digit bot id ends the first run at its colon,
-#: so the run of the token proper starts 34 characters after "TELEGRAM", beyond the
-#: RUN_LEAD (32) the run gate allows. The issue's bar is 0 kept; it is not tuned away
-#: here (the half is held out), and this test shows if it changes either way.
-HELD_OUT_MISSES = ["keyed_telegram_bot"]
-
-
+#: The held-out half, measured once after tuning: 1 of 357 kept, no false positive: a
+#: Telegram bot token with a 14-digit bot id, which the token rule (8-10 digits, "AA")
+#: did not know. The rule now takes the documented shape (an id of 5-16 digits, ":A" and
+#: 34 more); a fresh seed, never looked at, was measured after that (issue #27's note).
 @pytest.mark.parametrize("face", FACES)
-def test_held_out_half_keeps_only_the_measured_miss(face: object) -> None:
+def test_held_out_half_keeps_no_secret(face: object) -> None:
     kept, _ = failures(HELD_OUT, face)  # type: ignore[arg-type]
-    assert [case.family for case, _ in kept] == HELD_OUT_MISSES, _report(kept)
+    assert _report(kept) == []
 
 
 @pytest.mark.parametrize("face", FACES)

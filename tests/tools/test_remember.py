@@ -146,7 +146,7 @@ def test_topic_file_is_created_and_linked(repo: MemoryRepo, tools_for: ToolsFor)
 
 def test_secrets_are_redacted_before_the_write(repo: MemoryRepo, tools_for: ToolsFor) -> None:
     tools = tools_for(task_id="t1")
-    key = "AKIA" + "ABCDEFGHIJKLMNOP"
+    key = "AKIA" + "Q3ZX7W2V9K4M1N8P"  # not an alphabet run: that reads as a placeholder
     result = tools.dispatch("memory_remember", {"text": f"The deploy key is {key} for staging"})
     assert result["redacted"] and key not in repo.read_text("MEMORY.md")
 
