@@ -132,7 +132,8 @@ TOKEN_RULES: tuple[Rule, ...] = (
         "sntrys_",
         "sntryu_",
     ),
-    _token("newrelic_key", r"NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}", "NRAK-", "NRII-"),
+    # gitleaks new-relic-user-api-key reads the body case-insensitively.
+    _token("newrelic_key", r"NRAK-[A-Za-z0-9]{27}|NRII-[A-Za-z0-9_-]{32}", "NRAK-", "NRII-"),
     _token(
         "square_token",
         r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}|EAAA[A-Za-z0-9_-]{56,64}",

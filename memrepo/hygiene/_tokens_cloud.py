@@ -157,13 +157,16 @@ CLOUD_RULES: tuple[Rule, ...] = (
         r"|castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}|ct[opr]_[A-Za-z0-9]{30,248}"
         r"|s-s4t2(?:ud|af)-[a-f0-9]{64}|sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}"
         r"|dckr_oat_[A-Za-z0-9_-]{32}"
-        r"|AKID[A-Za-z0-9]{32}|SCW[A-Z0-9]{17}|akab-[a-z0-9]{16}-[a-z0-9]{16}"
+        r"|AKID[A-Za-z0-9]{32}|akab-[a-z0-9]{16}-[a-z0-9]{16}"
         rf"|st\.{_UUID}\.[a-f0-9]{{32}}\.[a-f0-9]{{32}}",
         *("pat.", "sat.", "API-", "dnkey-", "castai_v1_", "cto_", "ctp_", "ctr_"),
-        *("s-s4t2", "sm_aat_", "sm_pat_", "sm_sat_", "dckr_oat_", "AKID", "SCW"),
+        *("s-s4t2", "sm_aat_", "sm_pat_", "sm_sat_", "dckr_oat_", "AKID"),
         *("akab-", "st."),
     ),
     token_rule("maxmind_key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", "_mmk"),
+    # Scaleway access key: "SCW" and 17 of A-Z0-9; one in 250 draws has no digit, and the
+    # prefix is evidence enough (the placeholder check still applies).
+    token_rule("service_token", r"SCW[A-Z0-9]{17}", "SCW", validate=None),
     token_rule("service_token", r"4b1d[A-Za-z0-9]{38}", "4b1d", validate=_mixed_random),
     token_rule(
         # Adyen: "AQE", an id, ".", 50-80 more; the id joins the run or sits within
