@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The generated families live beside the tests that hold them (tests/hygiene/families.py).
+sys.path.insert(0, str(ROOT / "tests"))
 
-from memrepo.hygiene import redact_secrets, screen  # noqa: E402
-from tests.hygiene.families import (  # noqa: E402
+from hygiene.families import (  # noqa: E402
     PER_FAMILY,
     SEED,
     Case,
@@ -45,6 +45,8 @@ from tests.hygiene.families import (  # noqa: E402
     failures,
     split,
 )
+
+from memrepo.hygiene import redact_secrets, screen  # noqa: E402
 
 
 def _both(text: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.hygiene import custom
 
-from .hygiene.leaks import leaks
+from .leaks import leaks
 
 Run = Callable[..., tuple[int, str, str]]
 
