@@ -1,4 +1,9 @@
-"""Memory files too large to index: left out, remembered, and told once.
+"""Memory files recall cannot read: left out, remembered, and told once.
+
+Two kinds (issue #27): a file too large to index, and a file that is not text (a NUL
+byte, bytes that are not UTF-8) that a person committed with plain git or a sync
+brought. memrepo itself never commits either (its hand-edit screen holds them back), but
+what git already holds must not turn recall into a silent "nothing found".
 
 A file over `MAX_FILE_BYTES` (see `memrepo.folder.limits`) is not parsed into the index:
 at a million lines one file would cost minutes and more than a gigabyte, and recall
@@ -20,10 +25,15 @@ __all__ = [
     "LIMIT_TEXT",
     "TOO_LARGE_KEY",
     "FileTooLargeWarning",
+    "FileUnreadableWarning",
+    "Skipped",
     "TooLarge",
+    "Unreadable",
     "dump",
     "is_too_large",
     "load",
+    "skipped",
+    "unreadable_reason",
 ]
 
 TOO_LARGE_KEY = "too_large"
@@ -33,6 +43,10 @@ LIMIT_TEXT = f"{MAX_FILE_BYTES // (1024 * 1024)} MiB"
 
 class FileTooLargeWarning(UserWarning):
     """A memory file is over the size memrepo supports and was left out of the index."""
+
+
+class FileUnreadableWarning(UserWarning):
+    """A memory file is not text (NUL, not UTF-8) and was left out of the index."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +65,56 @@ class TooLarge:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """One file the index left out because it is not text, and why (with its line)."""
+
+    path: str
+    reason: str
+
+    def notice(self) -> str:
+        """What happened and what to do, on one line."""
+        return (
+            f"{self.path}:{self.reason}: recall leaves its entries out until the file is "
+            f"text again (fix that line in your editor, then commit or run any memrepo write)"
+        )
+
+
+Skipped = TooLarge | Unreadable
+
+
+def unreadable_reason(data: bytes) -> str | None:
+    """``line: what`` when ``data`` is not text a memory file may hold, else None."""
+    nul = data.find(b"\x00")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start if nul < 0 else min(exc.start, nul)
+        what = "a NUL byte" if bad == nul else "bytes that are not UTF-8"
+        return f"{_line_of(data, bad)}: {what}"
+    if nul >= 0:
+        return f"{_line_of(data, nul)}: a NUL byte"
+    return None
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def skipped(record: dict[str, int | str]) -> list[Skipped]:
+    """The files of a record: a size means too large, a text says why it is unreadable."""
+    return [
+        TooLarge(path, value) if isinstance(value, int) else Unreadable(path, value)
+        for path, value in record.items()
+    ]
+
+
 def is_too_large(data: bytes) -> bool:
     """Whether a file's bytes are over the size memrepo indexes."""
     return len(data) > MAX_FILE_BYTES
 
 
-def load(raw: str | None) -> dict[str, int]:
+def load(raw: str | None) -> dict[str, int | str]:
     """The recorded files and sizes; a missing or unreadable record is empty (the next
     full projection writes it again)."""
     try:
@@ -65,9 +123,9 @@ def load(raw: str | None) -> dict[str, int]:
         return {}
     if not isinstance(found, dict):
         return {}
-    return {str(k): v for k, v in found.items() if isinstance(v, int)}
+    return {str(k): v for k, v in found.items() if isinstance(v, int | str)}
 
 
-def dump(files: dict[str, int]) -> str:
+def dump(files: dict[str, int | str]) -> str:
     """The record as stored in the index state (sorted, so an unchanged one compares equal)."""
     return json.dumps(dict(sorted(files.items())))

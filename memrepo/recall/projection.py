@@ -24,7 +24,7 @@ from memrepo.recall import expiry as expiries
 from memrepo.recall import oversized
 from memrepo.recall.documents import MAIN, entry_docs, indexed_path, item_doc
 from memrepo.recall.expiry import EXPIRY_KEY, ExpiryWatch
-from memrepo.recall.oversized import TOO_LARGE_KEY, TooLarge
+from memrepo.recall.oversized import TOO_LARGE_KEY, Skipped
 from memrepo.recall.teams import (
     TEAMS_KEY,
     OpenClones,
@@ -100,7 +100,7 @@ class Projection:
             # The folder stays searchable; the memory lane reports this error instead.
             hot, item_docs, self.items_error = "", (), exc
         counts = [0, 0]
-        too_large: dict[str, int] = {}
+        too_large: dict[str, int | str] = {}
 
         teams = team_key(
             self.folder, self.team_clones
@@ -129,7 +129,7 @@ class Projection:
         return counts[0], counts[1]
 
     def _folder_docs(
-        self, head: str, dirty: set[str], too_large: dict[str, int]
+        self, head: str, dirty: set[str], too_large: dict[str, int | str]
     ) -> Iterator[IndexDoc]:
         """The documents of every file at `head` (edited ones from the working tree);
         files over the size limit are left out and noted in `too_large`."""
@@ -147,7 +147,7 @@ class Projection:
                 yield from self._file_docs(path, edited, "", too_large)
 
     def _file_docs(
-        self, path: str, data: bytes, commit: str, too_large: dict[str, int]
+        self, path: str, data: bytes, commit: str, too_large: dict[str, int | str]
     ) -> list[IndexDoc]:
         """One file's documents (`commit` "" : read from the working tree), or none and
         a note in `too_large` when it is over the size memrepo indexes."""
@@ -155,12 +155,16 @@ class Projection:
         if oversized.is_too_large(data):
             too_large[path] = len(data)
             return []
+        reason = oversized.unreadable_reason(data)
+        if reason is not None:
+            too_large[path] = reason  # committed with plain git or brought by a sync
+            return []
         return entry_docs(path, data, commit=commit, uncommitted=not commit, expiry=self._watch)
 
-    def too_large(self, store: IndexStore) -> list[TooLarge]:
-        """The files the index left out for their size, as it last recorded them."""
-        record = oversized.load(store.reflected(TOO_LARGE_KEY))
-        return [TooLarge(path, size) for path, size in record.items()]
+    def too_large(self, store: IndexStore) -> list[Skipped]:
+        """The files the index left out, for their size or for not being text, as it
+        last recorded them."""
+        return oversized.skipped(oversized.load(store.reflected(TOO_LARGE_KEY)))
 
     def _item_docs(self) -> Iterator[IndexDoc]:
         filters = ItemFilters(status="active", include_private=True)
@@ -255,7 +259,7 @@ class Projection:
 
     def _refresh_folder(self, store: IndexStore, head: str, dirty: set[str]) -> None:
         """The reflected commit is gone (history rewritten): re-read every file."""
-        too_large: dict[str, int] = {}
+        too_large: dict[str, int | str] = {}
         docs = list(self._folder_docs(head, dirty, too_large))
         store.replace(docs, delete_lanes=["folder", "swarm"])
         store.set_reflected(TOO_LARGE_KEY, oversized.dump(too_large))

@@ -22,7 +22,12 @@ from memrepo.layout import workspace_slug
 from memrepo.models.items import ItemChange
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 from memrepo.recall.lanes import IndexLane, Lane, LaneHit, SharedIndexSearch
-from memrepo.recall.oversized import FileTooLargeWarning, TooLarge
+from memrepo.recall.oversized import (
+    FileTooLargeWarning,
+    FileUnreadableWarning,
+    Skipped,
+    TooLarge,
+)
 from memrepo.recall.projection import PendingItems, Projection
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
@@ -48,7 +53,7 @@ class Searcher:
         self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
         #: The skipped files already told in this process (see `_tell_too_large`).
-        self._told: set[TooLarge] = set()
+        self._told: set[Skipped] = set()
 
     def _items(self) -> ItemWriter:
         """The item writer (opened on first use), with this searcher listening to it."""
@@ -141,12 +146,16 @@ class Searcher:
         self._tell_too_large(store)
 
     def _tell_too_large(self, store: IndexStore) -> None:
-        """Warn once per process for each file the index leaves out for its size: a
-        recall that answers "nothing found" must never hide that a file was not read."""
+        """Warn once per process for each file the index leaves out (too large, or not
+        text): a recall that answers "nothing found" must never hide that a file was not
+        read."""
         for skipped in self.projection.too_large(store):
             if skipped not in self._told:
                 self._told.add(skipped)
-                warnings.warn(FileTooLargeWarning(skipped.notice()), stacklevel=2)
+                kind = (
+                    FileTooLargeWarning if isinstance(skipped, TooLarge) else FileUnreadableWarning
+                )
+                warnings.warn(kind(skipped.notice()), stacklevel=2)
 
     def recall(
         self,
