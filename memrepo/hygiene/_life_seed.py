@@ -124,12 +124,22 @@ def _has_list_run(found: list[str], words: frozenset[str]) -> bool:
     return False
 
 
+def _repetitive(run: list[re.Match[str]]) -> bool:
+    """A run of few distinct words ("zebra zebra zebra ...") is a placeholder, not a
+    phrase: twelve words drawn from 2,048 repeat one in 30 phrases, and then only once;
+    "zebra" twelve times even passes the checksum (one run in sixteen does)."""
+    distinct = {word.group().lower() for word in run}
+    return len(distinct) * 3 < len(run) * 2
+
+
 def _valid_window(run: list[re.Match[str]]) -> tuple[int, int] | None:
     """The span of a checksum-valid phrase in ``run``: the whole run, or one that starts or
     ends with it (a list word may stand just before or after a phrase). Windows are not
     slid through a long run: each extra window would be another 1-in-16 chance for prose.
     """
     reference, _ = _reference()
+    if _repetitive(run):
+        return None
     for length in PHRASE_LENGTHS:
         if length > len(run):
             continue
@@ -160,6 +170,8 @@ def _phrases(text: str, candidate_start: int, candidate_end: int) -> Iterator[tu
         span = _valid_window(run)
         if span is not None:
             yield span
+            continue
+        if _repetitive(run):
             continue
         start, end = run[0].start(), run[-1].end()
         around = (

@@ -78,3 +78,11 @@ def test_a_valid_phrase_with_no_word_beside_it_is_redacted() -> None:
 def test_look_alikes_are_left_as_written(face: object) -> None:
     _, changed = failures(LOOKALIKES, face)  # type: ignore[arg-type]
     assert [case.text for case in changed] == []
+
+
+def test_a_repeated_list_word_is_not_a_phrase() -> None:
+    """Twelve "zebra" pass BIP-39's checksum (one such run in sixteen does): a run of few
+    distinct words is a placeholder or a test string, and stays as written."""
+    text = "Bo: " + " ".join(["zebra"] * 40)
+    assert redact_secrets(text) == (text, ())
+    assert redact_secrets("seed phrase: " + " ".join(["abandon"] * 12))[1] == ()

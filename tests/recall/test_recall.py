@@ -12,6 +12,7 @@ import pytest
 from memrepo import MemoryRepo
 from memrepo.errors import RecallFailed
 from memrepo.index import IndexRebuiltWarning
+from memrepo.recall.oversized import FileUnreadableWarning
 
 pytestmark = pytest.mark.slow
 
@@ -235,7 +236,8 @@ def test_invalid_utf8_file_is_skipped_others_indexed(repo: MemoryRepo, git: Git)
     (repo.root / "latin1.md").write_bytes(b"# Caf\xe9\n\n- cr\xe8me postgres\n")
     git(repo.root, "add", "latin1.md")
     git(repo.root, "commit", "-qm", "latin1")
-    assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
+    with pytest.warns(FileUnreadableWarning, match=r"latin1\.md:1: bytes that are not UTF-8"):
+        assert texts(repo, "postgres") == ["We ship the postgres 16 migration on March 3"]
 
 
 def test_empty_query_finds_nothing(repo: MemoryRepo) -> None:
