@@ -172,7 +172,7 @@ def screen_bytes(path: str, data: bytes, before: bytes | None) -> HeldEdit | Non
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if before is None or _is_utf8(before):
+        if before is None or is_utf8(before):
             line = data.count(b"\n", 0, exc.start) + 1
             fix = f"re-save the file as UTF-8; {_KEEP_OPEN}"
             return HeldEdit(shown, line, "utf8", "not UTF-8", fix, path)
@@ -186,7 +186,8 @@ def screen_bytes(path: str, data: bytes, before: bytes | None) -> HeldEdit | Non
     return None
 
 
-def _is_utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
+    """Whether ``data`` decodes as UTF-8 (what a memory file must hold)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

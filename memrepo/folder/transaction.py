@@ -34,7 +34,7 @@ from memrepo.config import LocalConfig
 from memrepo.errors import DirtyWorktree, InvalidArgument, WorktreeChanged
 from memrepo.folder import atomic, bulkwrite
 from memrepo.folder.gitstore import GitStore, PreparedCommit, user_identity
-from memrepo.folder.hand_edits import HeldEdit, PendingEdits, report_held
+from memrepo.folder.hand_edits import HeldEdit, PendingEdits, is_utf8, report_held
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
@@ -239,7 +239,7 @@ def check_text(path: str, data: bytes, before: Callable[[], bytes | None]) -> No
     What a person's own edit already put there is theirs (lint reports it): only the
     version before is compared, and only when the new bytes look wrong at all."""
     nul = b"\x00" in data
-    utf8 = _is_utf8(data)
+    utf8 = is_utf8(data)
     if not nul and utf8:
         return
     old = before()
@@ -249,13 +249,5 @@ def check_text(path: str, data: bytes, before: Callable[[], bytes | None]) -> No
             f"{path}:{line}: the new content holds a NUL byte, which makes git treat the "
             "file as binary; nothing was written"
         )
-    if not utf8 and (old is None or _is_utf8(old)):
+    if not utf8 and (old is None or is_utf8(old)):
         raise InvalidArgument(f"{path}: the new content is not valid UTF-8; nothing was written")
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True

@@ -70,6 +70,8 @@ def compile_custom_rule(kind: str, pattern: str) -> CustomRule:
 
 
 _INSTALLED: dict[tuple[str, str], CustomRule] = {}
+# The installed rules as detectors, built when the rules change, not at every screening.
+_DETECTORS: list[tuple[Detector, ...]] = [()]
 
 
 def install_custom_rules(rules: Iterable[CustomRule]) -> None:
@@ -77,14 +79,25 @@ def install_custom_rules(rules: Iterable[CustomRule]) -> None:
     counts once)."""
     for rule in rules:
         _INSTALLED.setdefault((rule.kind, rule.pattern.pattern), rule)
+    _rebuild()
 
 
 def uninstall_custom_rules(rules: Iterable[CustomRule]) -> None:
     """Take ``rules`` out again (a person removed them from their config)."""
     for rule in rules:
         _INSTALLED.pop((rule.kind, rule.pattern.pattern), None)
+    _rebuild()
+
+
+def _rebuild() -> None:
+    _DETECTORS[0] = tuple(Detector(r.kind, r.spans, Needs()) for r in _INSTALLED.values())
+
+
+def installed_custom_rules() -> tuple[CustomRule, ...]:
+    """The rules installed in this process, in the order they came."""
+    return tuple(_INSTALLED.values())
 
 
 def custom_detectors() -> tuple[Detector, ...]:
     """The installed rules as detectors; they run on every text (no needs to skip by)."""
-    return tuple(Detector(rule.kind, rule.spans, Needs()) for rule in _INSTALLED.values())
+    return _DETECTORS[0]

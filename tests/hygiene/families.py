@@ -63,23 +63,46 @@ def generator(name: str) -> ModuleType | None:
         return None
 
 
+def cases_of(name: str, seed: int = SEED, per_family: int = PER_FAMILY) -> list[Case]:
+    """Generator ``name``'s secret cases (none while it is not written); each generator
+    draws from a stream of its own, so adding one changes no other's cases."""
+    module = generator(name)
+    if module is None:
+        return []
+    return list(module.cases(random.Random(seed * 1000 + GENERATORS.index(name)), per_family))
+
+
+def lookalikes_of(name: str, seed: int = SEED) -> list[Case]:
+    """Generator ``name``'s look-alikes (texts that hold no secret)."""
+    module = generator(name)
+    if module is None:
+        return []
+    return list(module.lookalikes(random.Random(seed * 1000 + 500 + GENERATORS.index(name))))
+
+
 def all_cases(seed: int = SEED, per_family: int = PER_FAMILY) -> list[Case]:
     """Every generator's secret cases, the same for the same seed."""
-    found: list[Case] = []
-    for index, name in enumerate(GENERATORS):
-        module = generator(name)
-        if module is not None:
-            found.extend(module.cases(random.Random(seed * 1000 + index), per_family))
-    return found
+    return [case for name in GENERATORS for case in cases_of(name, seed, per_family)]
 
 
 def all_lookalikes(seed: int = SEED) -> list[Case]:
-    """Every generator's look-alikes (texts that hold no secret)."""
+    """Every generator's look-alikes."""
+    return [case for name in GENERATORS for case in lookalikes_of(name, seed)]
+
+
+def draw_each(
+    families: dict[str, tuple[str, Callable[[random.Random], tuple[str, str]]]],
+    prefix: str,
+    rng: random.Random,
+    per_family: int,
+) -> list[Case]:
+    """``per_family`` draws of every family of a ``{name: (source, draw)}`` table, where a
+    draw gives a text and the one secret in it."""
     found: list[Case] = []
-    for index, name in enumerate(GENERATORS):
-        module = generator(name)
-        if module is not None:
-            found.extend(module.lookalikes(random.Random(seed * 1000 + 500 + index)))
+    for name, (source, draw) in families.items():
+        for _ in range(per_family):
+            text, secret = draw(rng)
+            found.append(Case(f"{prefix}{name}", source, text, (secret,)))
     return found
 
 

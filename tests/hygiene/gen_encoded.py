@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import serialization as ser
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import NameOID
 
-from .families import BASE62, Case, random_string
+from .families import BASE62, Case, draw_each, random_string
 
 RFC4648 = "RFC 4648 base64/base64url/base16"
 RFC7468 = "RFC 7468 PEM body (PKCS#1 RFC 8017, PKCS#8 RFC 5958, SEC1 RFC 5915, OpenSSH)"
@@ -282,12 +282,7 @@ FAMILIES: dict[str, tuple[str, Draw]] = {
 
 def cases(rng: random.Random, per_family: int) -> list[Case]:
     """``per_family`` fresh draws of every family."""
-    found: list[Case] = []
-    for name, (source, draw) in FAMILIES.items():
-        for _ in range(per_family):
-            text, secret = draw(rng)
-            found.append(Case(f"encoded_{name}", source, text, (secret,)))
-    return found
+    return draw_each(FAMILIES, "encoded_", rng, per_family)
 
 
 # --- look-alikes ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from mnemonic import Mnemonic
 
-from .families import BASE62, HEX_LOWER, Case, random_string
+from .families import BASE62, HEX_LOWER, Case, draw_each, random_string
 
 BIP39 = "bip-0039.mediawiki (github.com/bitcoin/bips), reference word list of `mnemonic`"
 WIF_DOC = "en.bitcoin.it/wiki/Wallet_import_format"
@@ -285,12 +285,7 @@ FAMILIES: dict[str, tuple[str, Draw]] = {
 
 def cases(rng: random.Random, per_family: int) -> list[Case]:
     """``per_family`` fresh draws of every family."""
-    found: list[Case] = []
-    for name, (source, draw) in FAMILIES.items():
-        for _ in range(per_family):
-            text, secret = draw(rng)
-            found.append(Case(f"life_{name}", source, text, (secret,)))
-    return found
+    return draw_each(FAMILIES, "life_", rng, per_family)
 
 
 # --- look-alikes ------------------------------------------------------------------------

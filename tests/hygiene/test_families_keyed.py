@@ -9,38 +9,20 @@ false positive.
 
 from __future__ import annotations
 
-import random
 from re import _parser  # type: ignore[attr-defined]  # stdlib, no stub
 
 import pytest
 
-from memrepo.hygiene import find_secrets, redact_secrets, screen
+from memrepo.hygiene import find_secrets, redact_secrets
 from memrepo.hygiene._base import MAX_RULE_SPAN
 from memrepo.hygiene._keyed import _AFTER, _COMPILED, KIND
 from memrepo.hygiene._keyed_table import KEYED_FAMILIES
 
 from . import gen_keyed
-from .families import GENERATORS, PER_FAMILY, SEED, Case, failures, split
+from .families import failures
+from .family_checks import FACES, generated, report
 
-_INDEX = GENERATORS.index("gen_keyed")
-CASES = gen_keyed.cases(random.Random(SEED * 1000 + _INDEX), PER_FAMILY)
-TUNING, HELD_OUT = split(CASES)
-LOOKALIKES = gen_keyed.lookalikes(random.Random(SEED * 1000 + 500 + _INDEX))
-
-
-def _redacted(text: str) -> str:
-    return redact_secrets(text)[0]
-
-
-def _screened(text: str) -> str:
-    return screen(text, max_chars=100_000).text or ""
-
-
-FACES = [pytest.param(_redacted, id="redact_secrets"), pytest.param(_screened, id="screen")]
-
-
-def _report(kept: list[tuple[Case, list[str]]]) -> list[str]:
-    return [f"{case.family}: {case.text[:100]!r}" for case, _ in kept]
+CASES, TUNING, HELD_OUT, LOOKALIKES = generated("gen_keyed")
 
 
 def test_families_are_unique_and_sampled_in_both_halves() -> None:
@@ -62,7 +44,7 @@ def test_every_generated_family_is_in_the_table() -> None:
 @pytest.mark.parametrize("face", FACES)
 def test_tuning_half_keeps_no_secret(face: object) -> None:
     kept, _ = failures(TUNING, face)  # type: ignore[arg-type]
-    assert _report(kept) == []
+    assert report(kept) == []
 
 
 #: The held-out half, measured once after tuning: 1 of 357 kept, no false positive: a
@@ -72,7 +54,7 @@ def test_tuning_half_keeps_no_secret(face: object) -> None:
 @pytest.mark.parametrize("face", FACES)
 def test_held_out_half_keeps_no_secret(face: object) -> None:
     kept, _ = failures(HELD_OUT, face)  # type: ignore[arg-type]
-    assert _report(kept) == []
+    assert report(kept) == []
 
 
 @pytest.mark.parametrize("face", FACES)

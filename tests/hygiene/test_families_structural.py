@@ -11,34 +11,13 @@ false positive.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from memrepo.hygiene import redact_secrets, screen
-
 from . import gen_structural
-from .families import GENERATORS, PER_FAMILY, SEED, Case, failures, split
+from .families import failures
+from .family_checks import FACES, generated, report
 
-_INDEX = GENERATORS.index("gen_structural")
-CASES = gen_structural.cases(random.Random(SEED * 1000 + _INDEX), PER_FAMILY)
-TUNING, HELD_OUT = split(CASES)
-LOOKALIKES = gen_structural.lookalikes(random.Random(SEED * 1000 + 500 + _INDEX))
-
-
-def _redacted(text: str) -> str:
-    return redact_secrets(text)[0]
-
-
-def _screened(text: str) -> str:
-    return screen(text, max_chars=100_000).text or ""
-
-
-FACES = [pytest.param(_redacted, id="redact_secrets"), pytest.param(_screened, id="screen")]
-
-
-def _report(kept: list[tuple[Case, list[str]]]) -> list[str]:
-    return [f"{case.family}: {case.text[:120]}" for case, _ in kept]
+CASES, TUNING, HELD_OUT, LOOKALIKES = generated("gen_structural")
 
 
 def test_every_family_is_sampled_in_both_halves() -> None:
@@ -56,14 +35,14 @@ def test_look_alikes_cover_every_structure() -> None:
 @pytest.mark.parametrize("face", FACES)
 def test_tuning_half_keeps_no_secret(face: object) -> None:
     kept, _ = failures(TUNING, face)  # type: ignore[arg-type]
-    assert _report(kept) == []
+    assert report(kept) == []
 
 
 @pytest.mark.parametrize("face", FACES)
 def test_held_out_half_keeps_no_secret(face: object) -> None:
     """Measured once after tuning: 0 of 48 kept (issue #27's bar: none)."""
     kept, _ = failures(HELD_OUT, face)  # type: ignore[arg-type]
-    assert _report(kept) == []
+    assert report(kept) == []
 
 
 @pytest.mark.parametrize("face", FACES)

@@ -29,10 +29,10 @@ TOKEN = "acme_live_" + "Q7wE9rT2yU4iO6pA8sD0fG1h"
 
 @pytest.fixture(autouse=True)
 def _restore_rules() -> Iterator[None]:
-    saved = dict(custom._INSTALLED)
+    saved = custom.installed_custom_rules()
     yield
-    custom._INSTALLED.clear()
-    custom._INSTALLED.update(saved)
+    custom.uninstall_custom_rules(custom.installed_custom_rules())
+    custom.install_custom_rules(saved)
 
 
 @pytest.fixture
@@ -69,7 +69,8 @@ def test_the_rule_holds_for_a_jsonl_import_and_a_new_process(
     mem: Run, root: Path, tmp_path: Path
 ) -> None:
     assert mem("secrets", "add", "acme_token", RULE)[0] == 0
-    custom._INSTALLED.clear()  # as in a new process: the rule comes from the config
+    # As in a new process: the rule comes from the config.
+    custom.uninstall_custom_rules(custom.installed_custom_rules())
     export = tmp_path / "export.jsonl"
     export.write_text(json.dumps({"memory": f"CI pushes with {TOKEN}"}) + "\n", encoding="utf-8")
     code, _, err = mem("import", "--from", "jsonl", str(export))
