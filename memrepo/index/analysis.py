@@ -179,6 +179,13 @@ class Group:
 
 def split_groups(text: str) -> Iterator[Group]:
     """Cut ``text`` into folded groups (the one tokenization every field and query uses)."""
+    if text.isascii():
+        return _ascii_groups(text)
+    return _general_groups(text)
+
+
+def _general_groups(text: str) -> Iterator[Group]:
+    """Any text: the steps of the module docstring, one compound at a time."""
     for match in _COMPOUND.finditer(sanitize(text)):
         raw = match.group()
         parts: list[str] = []
@@ -200,6 +207,24 @@ def split_groups(text: str) -> Iterator[Group]:
             yield Group(whole, tuple(parts), tuple(cjk))
 
 
+# ASCII text (most memory lines) takes a shorter road to the same groups: a word is
+# [A-Za-z0-9]+ (what ``[^\W_]`` matches there; no marks, no CJK), controls separate
+# words as the spaces `sanitize` would put there do, and folding is ``str.lower``, so
+# the text is lowered once. A word without a connector is alphanumeric, one ``isalnum``.
+_ASCII_CONNECTORS = "".join(c for c in _CONNECTORS if c.isascii())
+_ASCII_COMPOUND = re.compile(rf"[A-Za-z0-9]+(?:[{re.escape(_ASCII_CONNECTORS)}][A-Za-z0-9]+)*")
+_ASCII_SPLIT = re.compile(rf"[{re.escape(_ASCII_CONNECTORS)}]")
+
+
+def _ascii_groups(text: str) -> Iterator[Group]:
+    for raw in _ASCII_COMPOUND.findall(text.lower()):
+        if raw.isalnum():
+            yield Group("", (raw[:MAX_TERM_CHARS],), ())
+            continue
+        parts = tuple(part[:MAX_TERM_CHARS] for part in _ASCII_SPLIT.split(raw))
+        yield Group(raw if len(raw) <= MAX_TERM_CHARS else "", parts, ())
+
+
 def cjk_units(run: str) -> list[str]:
     """Index units of a CJK run: every character, then every overlapping bigram."""
     return list(run) + [run[i : i + 2] for i in range(len(run) - 1)]
@@ -214,8 +239,33 @@ def cjk_query_units(run: str) -> list[str]:
 
 def analyze(text: str, *, stemmed: bool = False) -> list[str]:
     """The terms the ``exact`` (or, with ``stemmed``, the ``stem``) field indexes for text."""
+    return list(_terms(text, stemmed))
+
+
+_CACHED_CHARS = 1024
+"""Texts up to this long keep their terms (`_kept_terms`): entry lines and the context
+an entry lends (at most 600 characters, `memrepo.recall.entry_context`), not a pasted
+blob whose terms would sit in the cache."""
+
+
+def _terms(text: str, stemmed: bool) -> tuple[str, ...]:
+    if len(text) <= _CACHED_CHARS:
+        return _kept_terms(text, stemmed)
+    return _analyzed(text, stemmed)
+
+
+@lru_cache(maxsize=4096)
+def _kept_terms(text: str, stemmed: bool) -> tuple[str, ...]:
+    """`analyze`, kept: a rebuild analyzes each entry's words up to six times, as its own
+    (both fields) and as the context of the four neighbours beside it."""
+    return _analyzed(text, stemmed)
+
+
+def _analyzed(text: str, stemmed: bool) -> tuple[str, ...]:
+    if text.isascii():
+        return _ascii_terms(text, stemmed)
     terms: list[str] = []
-    for group in split_groups(text):
+    for group in _general_groups(text):
         if stemmed:
             terms.extend(stem(part) for part in group.parts)
             continue
@@ -224,7 +274,24 @@ def analyze(text: str, *, stemmed: bool = False) -> list[str]:
         terms.extend(group.parts)
         for run in group.cjk:
             terms.extend(cjk_units(run))
-    return terms
+    return tuple(terms)
+
+
+def _ascii_terms(text: str, stemmed: bool) -> tuple[str, ...]:
+    """`analyze` of ASCII text, the groups of `_ascii_groups` unrolled into terms."""
+    terms: list[str] = []
+    for raw in _ASCII_COMPOUND.findall(text.lower()):
+        if raw.isalnum():
+            terms.append(stem(raw[:MAX_TERM_CHARS]) if stemmed else raw[:MAX_TERM_CHARS])
+            continue
+        parts = [part[:MAX_TERM_CHARS] for part in _ASCII_SPLIT.split(raw)]
+        if stemmed:
+            terms.extend(stem(part) for part in parts)
+            continue
+        if len(raw) <= MAX_TERM_CHARS:
+            terms.append(raw)
+        terms.extend(parts)
+    return tuple(terms)
 
 
 class _MemrepoTokenizer(Tokenizer):  # type: ignore[misc]
@@ -258,9 +325,7 @@ class _MemrepoTokenizer(Tokenizer):  # type: ignore[misc]
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         segments = value.segments if isinstance(value, FieldText) else ((value, 1.0),)
         weighted = (
-            (term, weight)
-            for text, weight in segments
-            for term in analyze(text, stemmed=self.stemmed)
+            (term, weight) for text, weight in segments for term in _terms(text, self.stemmed)
         )
         for pos, (term, weight) in enumerate(weighted, start_pos):
             token.text = term

@@ -1,0 +1,209 @@
+"""A rebuild's Whoosh writer, without the costs that are Whoosh's and not indexing's.
+
+A rebuild (``memrepo reindex``, a fresh clone's first recall) adds every document to one
+new segment: Whoosh buffers each posting in a pool, spills sorted runs to disk, merges
+them at commit and writes each posting with its document's field length. Profiled at
+10,000 entries (issue #28, "Index build"), two costs there had nothing to do with the
+index written:
+
+- **a stat per posting**: reading a field length back, Whoosh asks the storage whether
+  the field has a length column each time the answer is no (it caches only a yes), so
+  every posting of the 17 untokenized fields stat-ed a file: 27 stats a document;
+- **a pickle call per posting**: each spilled run is written and read one posting at a
+  time.
+
+`prepare_bulk` swaps the two parts of a freshly opened writer that do this, before its
+first document: the posting pool (empty until then) for one that pickles runs in
+batches, and the codec the writer asks only at commit for a length reader for one whose
+reader reads each field's lengths once. The segment written is the same, byte for byte:
+the same postings in the same order with the same lengths (tests/index/test_bulk.py).
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Any, BinaryIO
+
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, W3PerDocReader, _lenfield
+from whoosh.fields import BOOLEAN, ID, KEYWORD
+from whoosh.util.numeric import byte_to_length
+from whoosh.writing import PostingPool, SegmentWriter
+
+__all__ = ["add_documents", "prepare_bulk"]
+
+_BATCH = 2048
+"""Postings per pickle call in a spilled run: a merge holds one batch of each run in
+memory (at 100,000 entries about 60 runs, 120,000 postings), and pays one call each."""
+_LENGTH_OF = (None, *(byte_to_length(b) for b in range(1, 256)))
+"""Whoosh's length of each stored length byte; a zero byte reads as None, as in Whoosh."""
+_NO_COLUMN: tuple[None, ...] = ()
+
+
+def prepare_bulk(writer: SegmentWriter) -> None:
+    """Make a just-opened writer a rebuild's (see the module docstring): call it before
+    the first `add_document`, since the pool it replaces must still be empty."""
+    if writer.pool.current or writer.pool.runs:
+        raise ValueError("prepare_bulk needs a writer that has not added a document")
+    limit = writer.pool.limit  # the posting buffer it was opened with (``limitmb``)
+    writer.pool = _BatchedPool(writer._tempstorage, writer.newsegment)
+    writer.pool.limit = limit
+    codec = writer.codec
+    if type(codec) is W3Codec:  # another codec's readers are left as they are
+        writer.codec = _FlushCodec(codec._blocklimit, codec._compression, codec._inlinelimit)
+
+
+class _BatchedPool(PostingPool):  # type: ignore[misc]
+    """Whoosh's posting pool, its spilled runs pickled `_BATCH` postings at a time."""
+
+    def _write_run(self, f: BinaryIO, items: Iterable[Any]) -> None:
+        it = iter(items)
+        while batch := list(islice(it, _BATCH)):
+            pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
+        f.close()
+
+    def _read_run(self, path: str) -> Iterator[Any]:
+        f = self._open_run(path)
+        try:
+            while True:
+                try:
+                    batch = pickle.load(f)
+                except EOFError:
+                    return
+                yield from batch
+        finally:
+            f.close()
+            self._remove_run(path)
+
+
+class _FlushCodec(W3Codec):  # type: ignore[misc]
+    """Whoosh's default codec, whose per-document reader (asked once, at commit, for the
+    new segment's field lengths) reads each field's length column once."""
+
+    def per_document_reader(self, storage: Any, segment: Any) -> W3PerDocReader:
+        return _SegmentLengths(storage, segment)
+
+
+class _SegmentLengths(W3PerDocReader):  # type: ignore[misc]
+    """Field lengths of a segment just written, each field's column read whole, once:
+    a field without one (every untokenized field) is looked up once, not per posting."""
+
+    def __init__(self, storage: Any, segment: Any) -> None:
+        super().__init__(storage, segment)
+        self._by_field: dict[str, tuple[int | None, ...]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int | None:
+        lengths = self._by_field.get(fieldname)
+        if lengths is None:
+            lengths = self._by_field[fieldname] = self._read(fieldname)
+        if lengths is _NO_COLUMN:
+            return default
+        return lengths[docnum]
+
+    def _read(self, fieldname: str) -> tuple[int | None, ...]:
+        reader = self._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+        if reader is None:
+            return _NO_COLUMN
+        return tuple(_LENGTH_OF[b] for b in reader.load())
+
+
+class _Field:
+    """What adding a value of one field needs, looked up once per rebuild."""
+
+    __slots__ = ("column", "field", "indexed", "kept", "name", "scorable", "stored")
+
+    def __init__(self, name: str, field: Any) -> None:
+        self.name = name
+        self.field = field
+        self.indexed = bool(field.indexed)
+        self.scorable = bool(field.scorable)
+        self.stored = bool(field.stored)
+        self.column = field.column_type
+        # An untokenized value (a path, a lane, a date) indexes as the same postings in
+        # every document that holds it: keep them. A text field's value may carry weighted
+        # segments a str key would not tell apart (`FieldText`), so it is never kept.
+        self.kept: dict[str, tuple[tuple[bytes, int, float, bytes], ...]] | None = (
+            {} if isinstance(field, (ID, KEYWORD, BOOLEAN)) else None
+        )
+
+    def postings(self, value: Any) -> Iterable[tuple[bytes, int, float, bytes]]:
+        kept = self.kept
+        if kept is None or not isinstance(value, str):
+            return self.field.index(value)  # type: ignore[no-any-return]
+        found = kept.get(value)
+        if found is None:
+            if len(kept) >= _KEPT_VALUES:
+                kept.clear()
+            found = kept[value] = tuple(self.field.index(value))
+        return found
+
+
+_KEPT_VALUES = 8192
+"""Distinct values kept per field; a field of unique values (ref) starts over when full."""
+
+
+def add_documents(writer: SegmentWriter, documents: Iterable[dict[str, Any]], sink: Any) -> int:
+    """Add each field mapping of ``documents`` to a writer `prepare_bulk` has not touched
+    yet, as `SegmentWriter.add_document` would (same postings, lengths, stored values and
+    columns), advancing ``sink`` once a document; return how many were added.
+
+    Whoosh's own method pays, for every posting, a call with two asserts and a size sum,
+    and analyzes a path or a date again in every document that holds it: here the
+    postings of a document go to the pool at once and untokenized values are analyzed
+    once. Boosts (``_boost`` keys), vectors and spelling fields, which memrepo's schema
+    does not use, are left to Whoosh's method."""
+    prepare_bulk(writer)
+    plan = {name: _Field(name, field) for name, field in writer.schema.items()}
+    plain = not any(f.field.vector or f.field.separate_spelling() for f in plan.values())
+    count = 0
+    for values in documents:
+        if plain and not any(name.startswith("_") for name in values):
+            _add(writer, plan, values)
+        else:
+            writer.add_document(**values)
+        count += 1
+        sink.advance()
+    return count
+
+
+def _add(writer: SegmentWriter, plan: dict[str, _Field], values: dict[str, Any]) -> None:
+    writer._check_state()
+    docnum, pool, perdoc = writer.docnum, writer.pool, writer.perdocwriter
+    names = sorted(values)
+    writer._check_fields(writer.schema, names)  # an unknown field raises, as in Whoosh
+    postings: list[tuple[str, bytes, int, float, bytes | None]] = []
+    perdoc.start_doc(docnum)
+    try:
+        for name in names:
+            value = values[name]
+            if value is None:
+                continue
+            spec = plan[name]
+            length = 0
+            if spec.indexed:
+                for tbytes, freq, weight, vbytes in spec.postings(value):
+                    if spec.scorable:
+                        length += freq
+                    postings.append((name, tbytes, docnum, weight * 1.0, vbytes))
+                pool.fieldnames.add(name)
+            perdoc.add_field(name, spec.field, value if spec.stored else None, length)
+            if spec.column:
+                perdoc.add_column_value(name, spec.column, spec.field.to_column_value(value))
+    except Exception:
+        perdoc.cancel_doc()
+        raise
+    perdoc.finish_doc()
+    _pool_extend(pool, postings)
+    writer._added = True
+    writer.docnum += 1
+
+
+def _pool_extend(pool: PostingPool, postings: list[tuple[str, bytes, int, float, Any]]) -> None:
+    """`PostingPool.add` for a document's postings at once, with the same size estimate
+    (a sorted run is spilled once the buffer passes ``limitmb``)."""
+    size = sum(150 + len(p[0]) + 2 * len(p[1]) + len(p[4] or b"") for p in postings)
+    if pool.currentsize + size > pool.limit:
+        pool.save()
+    pool.current.extend(postings)
+    pool.currentsize += size
