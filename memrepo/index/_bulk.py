@@ -28,8 +28,12 @@ from typing import Any, BinaryIO
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, W3PerDocReader, _lenfield
 from whoosh.fields import BOOLEAN, ID, KEYWORD
+from whoosh.formats import Frequency
+from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length
 from whoosh.writing import PostingPool, SegmentWriter
+
+from memrepo.index.analysis import _MemrepoTokenizer
 
 __all__ = ["add_documents", "prepare_bulk"]
 
@@ -111,7 +115,7 @@ class _SegmentLengths(W3PerDocReader):  # type: ignore[misc]
 class _Field:
     """What adding a value of one field needs, looked up once per rebuild."""
 
-    __slots__ = ("column", "field", "indexed", "kept", "name", "scorable", "stored")
+    __slots__ = ("column", "counted", "field", "indexed", "kept", "name", "scorable", "stored")
 
     def __init__(self, name: str, field: Any) -> None:
         self.name = name
@@ -126,8 +130,15 @@ class _Field:
         self.kept: dict[str, tuple[tuple[bytes, int, float, bytes], ...]] | None = (
             {} if isinstance(field, (ID, KEYWORD, BOOLEAN)) else None
         )
+        # memrepo's own text fields: their terms are counted here, without a token object
+        # per term (what Whoosh's Frequency format would count, in the same order).
+        self.counted = isinstance(getattr(field, "analyzer", None), _MemrepoTokenizer) and (
+            type(field.format) is Frequency
+        )
 
     def postings(self, value: Any) -> Iterable[tuple[bytes, int, float, bytes]]:
+        if self.counted and isinstance(value, str):
+            return _counted(self.field, value)
         kept = self.kept
         if kept is None or not isinstance(value, str):
             return self.field.index(value)  # type: ignore[no-any-return]
@@ -137,6 +148,22 @@ class _Field:
                 kept.clear()
             found = kept[value] = tuple(self.field.index(value))
         return found
+
+
+def _counted(field: Any, value: str) -> list[tuple[bytes, int, float, bytes]]:
+    """`Frequency.word_values` over memrepo's tokenizer, as `FieldType.index` encodes it:
+    each term once, with its count and the sum of its weights (added in token order, so
+    the float sums are Whoosh's to the bit)."""
+    freqs: dict[str, int] = {}
+    weights: dict[str, float] = {}
+    for term, weight in field.analyzer.weighted(value):
+        freqs[term] = freqs.get(term, 0) + 1
+        weights[term] = weights.get(term, 0.0) + weight
+    boost = field.format.field_boost
+    return [
+        (term.encode("utf-8"), freq, weights[term] * boost, pack_uint(freq))
+        for term, freq in freqs.items()
+    ]
 
 
 _KEPT_VALUES = 8192
@@ -173,6 +200,7 @@ def _add(writer: SegmentWriter, plan: dict[str, _Field], values: dict[str, Any])
     names = sorted(values)
     writer._check_fields(writer.schema, names)  # an unknown field raises, as in Whoosh
     postings: list[tuple[str, bytes, int, float, bytes | None]] = []
+    size = 0  # PostingPool.add's estimate of their memory
     perdoc.start_doc(docnum)
     try:
         for name in names:
@@ -186,6 +214,7 @@ def _add(writer: SegmentWriter, plan: dict[str, _Field], values: dict[str, Any])
                     if spec.scorable:
                         length += freq
                     postings.append((name, tbytes, docnum, weight * 1.0, vbytes))
+                    size += 150 + len(name) + 2 * len(tbytes) + len(vbytes or b"")
                 pool.fieldnames.add(name)
             perdoc.add_field(name, spec.field, value if spec.stored else None, length)
             if spec.column:
@@ -194,15 +223,14 @@ def _add(writer: SegmentWriter, plan: dict[str, _Field], values: dict[str, Any])
         perdoc.cancel_doc()
         raise
     perdoc.finish_doc()
-    _pool_extend(pool, postings)
+    _pool_extend(pool, postings, size)
     writer._added = True
     writer.docnum += 1
 
 
-def _pool_extend(pool: PostingPool, postings: list[tuple[str, bytes, int, float, Any]]) -> None:
-    """`PostingPool.add` for a document's postings at once, with the same size estimate
-    (a sorted run is spilled once the buffer passes ``limitmb``)."""
-    size = sum(150 + len(p[0]) + 2 * len(p[1]) + len(p[4] or b"") for p in postings)
+def _pool_extend(pool: PostingPool, postings: list[tuple[Any, ...]], size: int) -> None:
+    """`PostingPool.add` for a document's postings at once: a sorted run is spilled
+    once the estimated ``size`` of what the pool holds passes ``limitmb``."""
     if pool.currentsize + size > pool.limit:
         pool.save()
     pool.current.extend(postings)

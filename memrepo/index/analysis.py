@@ -309,6 +309,16 @@ class _MemrepoTokenizer(Tokenizer):  # type: ignore[misc]
     def __hash__(self) -> int:
         return hash(type(self))
 
+    def weighted(self, value: str) -> Iterator[tuple[str, float]]:
+        """Each term of ``value`` with its segment's weight, in order: the tokens this
+        tokenizer yields (a rebuild counts them without Whoosh's token objects,
+        `memrepo.index._bulk`)."""
+        segments = value.segments if isinstance(value, FieldText) else ((value, 1.0),)
+        stemmed = self.stemmed
+        for text, weight in segments:
+            for term in _terms(text, stemmed):
+                yield term, weight
+
     def __call__(
         self,
         value: str,
@@ -323,11 +333,7 @@ class _MemrepoTokenizer(Tokenizer):  # type: ignore[misc]
         **kwargs: Any,
     ) -> Iterator[Token]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        segments = value.segments if isinstance(value, FieldText) else ((value, 1.0),)
-        weighted = (
-            (term, weight) for text, weight in segments for term in _terms(text, self.stemmed)
-        )
-        for pos, (term, weight) in enumerate(weighted, start_pos):
+        for pos, (term, weight) in enumerate(self.weighted(value), start_pos):
             token.text = term
             token.boost = weight
             token.stopped = False
