@@ -14,6 +14,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- UndoConflict                a later commit changed the same entries
     +-- NothingToUndo               no memrepo commit left to undo
     +-- LockTimeout                 another writer held the write lock for too long
+    +-- CallCancelled               the client cancelled a write before it began
     +-- SecretInEdit                an uncommitted edit holds a secret
     |   +-- SecretInFileName        a file a person made is named with a secret
     +-- HandEditRefused             a hand edit memrepo will not commit (binary, symlink, name)
@@ -413,3 +414,11 @@ class FeedbackRefused(MemrepoError):
             "feedback becomes a correction the agent follows"
         )
         self.workspace = workspace
+
+
+class CallCancelled(MemrepoError):
+    """The caller cancelled the call before its write began (an MCP client's
+    `notifications/cancelled`, or a client gone); nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__("the call was cancelled before it wrote anything; nothing was written")

@@ -16,16 +16,22 @@ a no-op object: a loop pays one method call per step, nothing else.
 Tasks nest: a recall inside an eval case may rebuild that case's index. A sink sees
 ``start``/``done`` in stack order, and ``advance`` always counts for the innermost task
 that is open. This module imports nothing of ours, so any layer may use it.
+
+`Reporter` turns those callbacks into numbered reports for a protocol that wants
+``(progress, total, message)`` (the MCP server's ``notifications/progress``, issue #28),
+at most one every `Reporter.interval` seconds while counting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["ProgressSink", "advance", "current", "listening", "task"]
+__all__ = ["ProgressSink", "Reporter", "advance", "current", "listening", "task"]
 
 
 class ProgressSink(Protocol):
@@ -89,3 +95,59 @@ def listening(sink: ProgressSink) -> Iterator[ProgressSink]:
         yield sink
     finally:
         _SINK.reset(token)
+
+
+#: What a `Reporter` calls: the steps done so far (never decreasing), the total when
+#: known, and the open tasks' labels.
+Report = Callable[[float, float | None, str], None]
+
+
+@dataclass(slots=True)
+class _Open:
+    label: str
+    total: int | None
+    count: int = 0
+
+    def shown(self) -> str:
+        if self.total is None:
+            return f"{self.label} {self.count:,}" if self.count else self.label
+        return f"{self.label} {self.count:,}/{self.total:,}"
+
+
+class Reporter:
+    """A sink that reports what the open tasks have done through `report`.
+
+    A protocol's progress must only grow (MCP: progress "MUST increase with each
+    notification"), while nested tasks each count from zero, so the number reported is
+    every step seen in any task plus one per task begun, without a total; the message
+    says where each open task is (``indexing documents 1,200/10,000``)."""
+
+    interval = 0.2
+
+    def __init__(self, report: Report) -> None:
+        self._report = report
+        self._tasks: list[_Open] = []
+        self._steps = 0
+        self._last = 0.0
+
+    def start(self, label: str, total: int | None) -> None:
+        self._tasks.append(_Open(label, total))
+        self._steps += 1
+        self._send(force=True)
+
+    def advance(self, n: int = 1) -> None:
+        if self._tasks:
+            self._tasks[-1].count += n
+        self._steps += n
+        self._send(force=False)
+
+    def done(self) -> None:
+        if self._tasks:
+            self._tasks.pop()
+
+    def _send(self, *, force: bool) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < self.interval:
+            return
+        self._last = now
+        self._report(float(self._steps), None, " | ".join(t.shown() for t in self._tasks))

@@ -1,10 +1,10 @@
 """What the two servers memrepo runs share: `memrepo mcp --http` and `memrepo hub`.
 
 Both serve one `MemoryRepo` from an asyncio loop (uvicorn), so both need the same
-things: a request body read only up to a limit; repo calls off the loop, one at a time;
-a listening socket bound before the app is built (the Host rules need the real port,
-`--port 0` picks a free one); and a uvicorn server that says when it is ready and stops
-on Ctrl-C or SIGTERM without a traceback.
+things: a request body read only up to a limit; repo calls off the loop, reads beside
+the one write (`RepoWorkers`); a listening socket bound before the app is built (the
+Host rules need the real port, `--port 0` picks a free one); and a uvicorn server that
+says when it is ready and stops on Ctrl-C or SIGTERM without a traceback.
 Needs uvicorn, starlette and anyio, which both extras (`mcp`, `hub`) bring.
 """
 
@@ -15,35 +15,163 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
 import uvicorn
 from starlette.types import Receive
 
-from memrepo.errors import InvalidArgument
+from memrepo.errors import CallCancelled, InvalidArgument
+from memrepo.folder.lock import cancelled_by
+
+if TYPE_CHECKING:
+    from memrepo.engine import MemoryRepo
 
 T = TypeVar("T")
+H = TypeVar("H")
 
 #: How long a stopping server lets requests in flight finish.
 SHUTDOWN_GRACE_SECONDS = 5
+#: Reads served at once, each on its own handles. Two cores and one GIL: more readers
+#: than this only queue inside Python instead of in front of it (issue #28's profile).
+READERS = 4
 
 
-class RepoWorker:
-    """Runs repo calls in a worker thread, one at a time, off the event loop.
+@dataclass(frozen=True, slots=True)
+class _Outcome(Generic[T]):
+    """What a call in a worker thread gave: a value or the exception it raised (so the
+    exception leaves the task group that watches for cancellation unwrapped)."""
 
-    The repo's git, SQLite and index handles belong to one thread at a time, and a write
-    may wait for another process's lock: the loop keeps answering (`ping`, other pages)
-    meanwhile."""
+    value: T | None = None
+    error: BaseException | None = None
 
-    def __init__(self) -> None:
+    def unwrap(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.value  # type: ignore[return-value]  # a call may return None
+
+
+def _capture(flag: threading.Event, call: Callable[[H], T], handle: H) -> _Outcome[T]:
+    with cancelled_by(flag):
+        try:
+            return _Outcome(value=call(handle))
+        except Exception as exc:
+            return _Outcome(error=exc)
+
+
+async def _flag_on_cancel(flag: threading.Event, finished: anyio.Event) -> None:
+    """Raise `flag` when the call's task is cancelled (a `notifications/cancelled`, a
+    client gone): the worker thread sees it where a write waits (docs/architecture.md §8)."""
+    try:
+        await finished.wait()
+    except anyio.get_cancelled_exc_class():
+        flag.set()
+        raise
+
+
+class RepoWorkers(Generic[H]):
+    """Repo calls off the event loop: writes one at a time on the writer's handles,
+    reads beside them on handles of their own (issue #28: a read never queues behind a
+    write, which may wait up to the lock timeout for another process).
+
+    A handle (a `MemoryRepo`, or `MemoryTools` over one) holds git, SQLite and index
+    handles that belong to one thread at a time, so each reader thread takes one from a
+    pool of `READERS`, opened with `open_reader` on first need, and gives it back. Two
+    handles on one root are as safe together as two processes: writes still serialize on
+    the cross-process write lock."""
+
+    def __init__(
+        self,
+        writer: H,
+        open_reader: Callable[[], H],
+        *,
+        close: Callable[[H], None] = lambda handle: None,
+        log: Callable[[str], None] = lambda line: None,
+        readers: int = READERS,
+    ) -> None:
+        self.writer = writer
+        self._open_reader = open_reader
+        self._close = close
+        self.log = log
         self._one = anyio.CapacityLimiter(1)
+        self._readers = anyio.CapacityLimiter(readers)
+        self._free: list[H] = []
+        self._opened: list[H] = []
+        self._pool = threading.Lock()
 
-    async def run(self, call: Callable[..., T], *args: Any) -> T:
-        # Not abandoned on cancel: a client that goes away mid-write gets no answer, but
-        # the write it asked for finishes whole (the transaction is all or nothing).
-        return await anyio.to_thread.run_sync(call, *args, limiter=self._one)
+    async def read(self, call: Callable[[H], T]) -> T:
+        """`call` on a reader handle. Not abandoned on cancel: the handle is in use until
+        the call returns, and a read changes nothing a cancel would need to undo."""
+        return await anyio.to_thread.run_sync(self._on_reader, call, limiter=self._readers)
+
+    async def write(self, call: Callable[[H], T], what: str) -> T:
+        """`call` on the writer, after the writes queued before it. Cancelled while it
+        queues or waits for the write lock, it writes nothing (`CallCancelled`);
+        cancelled once it holds the lock, it finishes whole (the transaction is all or
+        nothing) and the log says it landed. `what` names the call in those lines."""
+        flag = threading.Event()
+        finished = anyio.Event()
+        outcome: _Outcome[T] | None = None
+        try:
+            async with anyio.create_task_group() as watch:
+                watch.start_soon(_flag_on_cancel, flag, finished)
+                try:
+                    outcome = await anyio.to_thread.run_sync(
+                        _capture, flag, call, self.writer, limiter=self._one
+                    )
+                finally:
+                    finished.set()
+                    self._tell(what, flag, outcome)
+        except anyio.get_cancelled_exc_class():
+            if outcome is None:
+                self.log(f"{what}: cancelled before it began; nothing was written")
+            raise
+        assert outcome is not None  # run_sync returned: only a cancel leaves it unset
+        return outcome.unwrap()
+
+    def _tell(self, what: str, flag: threading.Event, outcome: _Outcome[Any] | None) -> None:
+        if outcome is None or not flag.is_set():
+            return
+        if isinstance(outcome.error, CallCancelled):
+            self.log(f"{what}: cancelled while it waited for the write lock; nothing was written")
+        elif outcome.error is None:
+            self.log(f"{what}: cancelled after it was done; what it wrote stays")
+
+    def _on_reader(self, call: Callable[[H], T]) -> T:
+        handle = self._take()
+        try:
+            return call(handle)
+        finally:
+            with self._pool:
+                self._free.append(handle)
+
+    def _take(self) -> H:
+        with self._pool:
+            if self._free:
+                return self._free.pop()
+        handle = self._open_reader()  # outside the pool's lock: opening reads the disk
+        with self._pool:
+            self._opened.append(handle)
+        return handle
+
+    def close(self) -> None:
+        """Close the reader handles (the writer's belong to whoever made them); call it
+        once the server has stopped, when no call runs."""
+        with self._pool:
+            opened, self._opened, self._free = self._opened, [], []
+        for handle in opened:
+            self._close(handle)
+
+
+def reader_repo(repo: MemoryRepo) -> MemoryRepo:
+    """`repo`'s root opened again, with handles of its own for a reader thread: the same
+    identity, clock and settings object (a setting a write changes is seen at once)."""
+    folder = repo.folder
+    return type(repo).open(
+        folder.root, identity=folder.identity, clock=folder.clock, config=folder.config
+    )
 
 
 def bind_tcp(host: str, port: int, *, backlog: int, hint: str) -> socket.socket:

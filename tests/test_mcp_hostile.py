@@ -21,6 +21,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp
 
 import anyio
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from memrepo import LocalConfig, MemoryRepo
 from memrepo.mcp.server import build_server
@@ -70,7 +71,9 @@ def test_every_tool_refuses_bad_arguments_and_the_server_keeps_serving(tmp_path:
             for name in TOOL_NAMES:
                 for arguments in HOSTILE_ARGUMENTS:
                     results.append((name, await client.call_tool(name, arguments)))
-            results.append(("unknown", await client.call_tool("no_such_tool", {})))
+            with pytest.raises(MCPError, match="Unknown tool") as unknown:
+                await client.call_tool("no_such_tool", {})
+            assert unknown.value.error.code == -32602  # a protocol error (spec 2025-11-25)
             last = await client.call_tool("memory_recall", {"query": "tea"})
             results.append(("after", last))
         return results

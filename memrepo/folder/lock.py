@@ -3,6 +3,11 @@
 `flock` is released by the kernel when its holder dies, so a lock file left behind by a
 killed process is never stale: the next writer simply acquires it. The holder's pid is
 written into the file only to name it in a timeout message.
+
+A server's write may wait here for another process; its client may cancel meanwhile
+(issue #28). The thread that waits cannot be interrupted from outside, so the server
+hands it a flag (`cancelled_by`) and the wait checks it: a cancelled write gives up
+with `CallCancelled` before it holds the lock, so nothing is written.
 """
 
 from __future__ import annotations
@@ -10,16 +15,40 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from types import TracebackType
 
 from memrepo._platform import fcntl
-from memrepo.errors import LockTimeout
+from memrepo.errors import CallCancelled, LockTimeout
 
 LOCK_NAME = "write.lock"
 #: Held for a whole `sync` (one at a time per root), while the write lock is held only
 #: for its local steps, so writes never wait for the network.
 SYNC_LOCK_NAME = "sync.lock"
+#: How often a wait for this process's other threads looks at the cancel flag.
+_THREAD_POLL_SECONDS = 0.05
+
+_CANCEL: ContextVar[threading.Event | None] = ContextVar("memrepo_cancel", default=None)
+
+
+@contextmanager
+def cancelled_by(flag: threading.Event) -> Iterator[None]:
+    """Waits for a lock inside the block give up (`CallCancelled`) once `flag` is set."""
+    token = _CANCEL.set(flag)
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
+
+
+def raise_if_cancelled() -> None:
+    """`CallCancelled` when the call running in this context was cancelled."""
+    flag = _CANCEL.get()
+    if flag is not None and flag.is_set():
+        raise CallCancelled()
 
 
 class WriteLock:
@@ -36,17 +65,21 @@ class WriteLock:
         self._threads = threading.RLock()
 
     def acquire(self) -> None:
-        if not self._threads.acquire(timeout=self.timeout):
-            raise LockTimeout(str(self.path), self.timeout, "another thread of this process")
+        self._acquire_thread()
         if self._fd is not None:
             self._depth += 1
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except BaseException:
+            self._threads.release()
+            raise
         deadline = time.monotonic() + self.timeout
         delay = 0.001
         while True:
             try:
+                raise_if_cancelled()
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
@@ -57,10 +90,28 @@ class WriteLock:
                     raise LockTimeout(str(self.path), self.timeout, holder) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
+            except CallCancelled:
+                os.close(fd)
+                self._threads.release()
+                raise
         # Fixed width, so no truncate is needed to overwrite an older holder's pid.
         os.pwrite(fd, f"pid {os.getpid():<12}\n".encode(), 0)
         self._fd = fd
         self._depth = 1
+
+    def _acquire_thread(self) -> None:
+        """This object's thread lock, waited for in slices so a cancel is seen."""
+        deadline = time.monotonic() + self.timeout
+        while not self._threads.acquire(timeout=_THREAD_POLL_SECONDS):
+            raise_if_cancelled()
+            if time.monotonic() >= deadline:
+                raise LockTimeout(str(self.path), self.timeout, "another thread of this process")
+        if self._fd is None:  # a nested acquire of the holder is never cancelled
+            try:
+                raise_if_cancelled()
+            except CallCancelled:
+                self._threads.release()
+                raise
 
     def release(self) -> None:
         if self._fd is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -29,12 +30,17 @@ from memrepo.hub.forms import Form
 from memrepo.hub.gate import Log
 from memrepo.hub.render import Templates
 from memrepo.hub.sessions import Flash, FlashKind, Session, Sessions
-from memrepo.serving import RepoWorker
+from memrepo.serving import RepoWorkers, reader_repo
 
 if TYPE_CHECKING:
     from memrepo.models import HealthReport
 
 T = TypeVar("T")
+
+#: Whether the request being handled only shows a page (GET, HEAD): its repo calls are
+#: reads, which never queue behind a form's write (issue #28).
+_SHOWING: ContextVar[bool] = ContextVar("memrepo_hub_showing", default=False)
+_SHOWING_METHODS = frozenset({"GET", "HEAD"})
 
 #: What a person does next about an error, as an HTTP status (default 400).
 _STATUS: tuple[tuple[type[errors.MemrepoError], int], ...] = (
@@ -64,10 +70,19 @@ class Hub:
     #: the Health tab has a Refresh button; the checks read the whole store).
     health: HealthReport | None = None
     log: Log = field(default=lambda line: None)
-    worker: RepoWorker = field(default_factory=RepoWorker)
+    workers: RepoWorkers[MemoryRepo] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.workers = RepoWorkers(
+            self.repo, lambda: reader_repo(self.repo), close=MemoryRepo.close, log=self.log
+        )
 
     async def call(self, call: Callable[[MemoryRepo], T]) -> T:
-        return await self.worker.run(call, self.repo)
+        """`call` off the event loop: on a reader while a page is shown, else as the
+        one write at a time."""
+        if _SHOWING.get():
+            return await self.workers.read(call)
+        return await self.workers.write(call, "hub action")
 
     @property
     def login_url(self) -> str:
@@ -114,12 +129,15 @@ def guarded(endpoint: Endpoint) -> Endpoint:
 
     @functools.wraps(endpoint)
     async def run(request: Request) -> Response:
+        showing = _SHOWING.set(request.method in _SHOWING_METHODS)
         try:
             return await endpoint(request)
         except errors.MemrepoError as exc:
             return await _memrepo_error(request, exc)
         except Exception as exc:
             return await internal_error(request, exc)
+        finally:
+            _SHOWING.reset(showing)
 
     return run
 

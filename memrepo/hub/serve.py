@@ -70,8 +70,11 @@ def run_hub(
                 if open_browser:
                     webbrowser.open(url)
 
-            server, _ = server_for(repo, sock, ready, log)
-            server.run(sockets=[sock])
+            server, hub = server_for(repo, sock, ready, log)
+            try:
+                server.run(sockets=[sock])
+            finally:
+                hub.workers.close()
             log("stopped")
     finally:
         repo.close()

@@ -39,8 +39,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
-from memrepo.mcp.server import build_server
-from memrepo.serving import ReadyServer, bind_tcp, quiet_config, read_body
+from memrepo.mcp.server import build_server, workers_for
+from memrepo.serving import ReadyServer, RepoWorkers, bind_tcp, quiet_config, read_body
 from memrepo.tools import MemoryTools
 
 DEFAULT_HOST = "127.0.0.1"
@@ -319,16 +319,24 @@ def _line(scope: Scope, what: str, status: int, seconds: float) -> str:
 # --- serving ----------------------------------------------------------------------------
 
 
-def build_app(tools: MemoryTools, settings: HttpSettings, port: int, log: Log) -> ASGIApp:
-    """The ASGI app that serves `tools` at /mcp on `port`, behind the gate."""
+def build_app(
+    tools: MemoryTools,
+    settings: HttpSettings,
+    port: int,
+    log: Log,
+    workers: RepoWorkers[MemoryTools] | None = None,
+) -> ASGIApp:
+    """The ASGI app that serves `tools` at /mcp on `port`, behind the gate. Every
+    session shares `workers`: one writer and one pool of readers per repo."""
     hosts = allowed_hosts(settings.host, port, settings.extra_hosts)
     security = security_settings(hosts)
-    server = build_server(tools)  # with its input schemas looked up once, not per call
+    # With its input schemas looked up once, not per call.
+    server = build_server(tools, workers or workers_for(tools, log), log)
     app = server.streamable_http_app(
         streamable_http_path=ENDPOINT,
-        # One JSON body per call instead of an SSE stream per POST: a memory call sends
-        # no progress or requests back while it runs, and a plain response keeps the
-        # client's connection alive (SSE costs a new connection a call, ~4 ms).
+        # One JSON body per call instead of an SSE stream per POST: a plain response
+        # keeps the client's connection alive (SSE costs a new connection a call,
+        # ~4 ms); the price is that progress notifications have no stream to go on.
         json_response=True,
         transport_security=security,
         max_request_body_size=settings.max_body,
@@ -354,11 +362,15 @@ def serve_http(
     tools: MemoryTools, settings: HttpSettings, sock: socket.socket, log: Log = stderr_log
 ) -> None:
     """Serve `tools` on `sock` until Ctrl-C or SIGTERM; prints the URL when ready."""
-    app: Any = build_app(tools, settings, sock.getsockname()[1], log)
+    workers = workers_for(tools, log)
+    app: Any = build_app(tools, settings, sock.getsockname()[1], log, workers)
     config = quiet_config(app, lifespan="on")
     url = url_of(settings, sock)
     server = ReadyServer(config, lambda: log(f"serving {url} (Ctrl-C to stop)"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        workers.close()
     log("stopped")
 
 

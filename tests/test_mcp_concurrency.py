@@ -1,0 +1,238 @@
+"""Many agents on one memory (issue #28): reads never wait for writes, cancel means
+cancel, long calls report progress. The SDK's own client drives the real server in
+process; another process holds the real write lock; the git CLI checks what landed."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp]")
+
+import anyio
+import mcp.types as types
+from mcp import Client
+
+from memrepo import LocalConfig, MemoryRepo
+from memrepo.errors import CallCancelled
+from memrepo.folder.lock import WriteLock, cancelled_by
+from memrepo.mcp.server import build_server
+from memrepo.serving import RepoWorkers
+from memrepo.tools import MemoryTools, ToolContext
+
+pytestmark = [pytest.mark.integration]
+
+HOLD = (
+    "import fcntl, sys\n"
+    "f = open(sys.argv[1], 'a')\n"
+    "fcntl.flock(f, fcntl.LOCK_EX)\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    path = tmp_path / "mem"
+    with MemoryRepo.init(path) as repo:
+        repo.remember("Deploys go through staging first")
+    return path
+
+
+@pytest.fixture
+def held(root: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the repo's write lock until its stdin closes."""
+    lock = root / ".git" / "memrepo" / "write.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    yield holder
+    release(holder)
+
+
+def release(holder: subprocess.Popen[str]) -> None:
+    if holder.poll() is None:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait()
+    if holder.stdout is not None:
+        holder.stdout.close()
+
+
+def tools_for(root: Path) -> MemoryTools:
+    # A lock timeout far past any test: a write must wait, never time out, here.
+    repo = MemoryRepo.open(root, config=LocalConfig(lock_timeout_seconds=120))
+    return MemoryTools(repo, ToolContext(task_id="many-agents", workspace=None))
+
+
+def data(result: Any) -> dict[str, Any]:
+    assert result.is_error is False, result.content
+    found: dict[str, Any] = result.structured_content
+    return found
+
+
+def test_a_recall_answers_while_a_remember_waits_for_another_process(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    order: list[str] = []
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(build_server(tools_for(root), log=order.append)) as client:
+            async with anyio.create_task_group() as group:
+
+                async def write() -> None:
+                    data(
+                        await client.call_tool(
+                            "memory_remember", {"text": "Reviews need two approvals"}
+                        )
+                    )
+                    order.append("remember")
+
+                group.start_soon(write)
+                await anyio.sleep(0.3)  # let the remember reach the lock first
+                found = data(await client.call_tool("memory_recall", {"query": "deploys staging"}))
+                order.append("recall")
+                release(held)
+            return found
+
+    found = anyio.run(scenario)
+    assert order == ["recall", "remember"]
+    assert "staging" in found["hits"][0]["text"]
+    assert "Reviews need two approvals" in git(root, "show", "HEAD:MEMORY.md")
+
+
+def test_a_remember_cancelled_while_it_waits_writes_nothing(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    lines: list[str] = []
+    before = git(root, "rev-parse", "HEAD").strip()
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(build_server(tools_for(root), log=lines.append)) as client:
+            with anyio.move_on_after(0.5):  # the client gives up: notifications/cancelled
+                await client.call_tool("memory_remember", {"text": "Cancelled fact"})
+            release(held)
+            # Queued behind whatever the cancelled call still does on the writer.
+            return data(await client.call_tool("memory_remember", {"text": "Kept fact"}))
+
+    anyio.run(scenario)
+    log = git(root, "log", "--format=%s", f"{before}..HEAD")
+    assert len(log.splitlines()) == 1
+    memory = git(root, "show", "HEAD:MEMORY.md")
+    assert "Kept fact" in memory and "Cancelled fact" not in memory
+    assert any("memory_remember" in line and "nothing was written" in line for line in lines)
+
+
+def test_cancelling_twice_or_an_unknown_id_is_ignored(root: Path) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with Client(build_server(tools_for(root))) as client:
+            for request_id in (999, 999, "no-such-id"):
+                await client.session.send_notification(
+                    types.CancelledNotification(
+                        params=types.CancelledNotificationParams(request_id=request_id)
+                    )
+                )
+            return data(await client.call_tool("memory_recall", {"query": "deploys"}))
+
+    assert anyio.run(scenario)["hits"]
+
+
+def test_the_lock_wait_gives_up_at_once_when_its_call_is_cancelled(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    lock = WriteLock(root / ".git" / "memrepo", timeout=120)
+    flag = threading.Event()
+    flag.set()
+    with cancelled_by(flag), pytest.raises(CallCancelled, match="nothing was written"):
+        lock.acquire()
+    release(held)
+    with lock:  # the cancelled wait left nothing held
+        pass
+
+
+def test_a_write_cancelled_after_it_holds_the_lock_lands_and_says_so(root: Path) -> None:
+    lines: list[str] = []
+    holding, finish = threading.Event(), threading.Event()
+    repo = MemoryRepo.open(root)
+    workers: RepoWorkers[MemoryRepo] = RepoWorkers(repo, lambda: repo, log=lines.append)
+
+    def remember(handle: MemoryRepo) -> str:
+        with handle.folder.lock:  # re-entrant: the write inside takes it again
+            holding.set()
+            finish.wait()
+            return handle.remember("Landed fact").commit or ""
+
+    async def scenario() -> None:
+        with anyio.CancelScope() as scope:
+            async with anyio.create_task_group() as group:
+                group.start_soon(workers.write, remember, "memory_remember")
+                await anyio.to_thread.run_sync(holding.wait)
+                scope.cancel()
+                finish.set()
+
+    anyio.run(scenario)
+    repo.close()
+    assert "Landed fact" in git(root, "show", "HEAD:MEMORY.md")
+    assert lines == ["memory_remember: cancelled after it was done; what it wrote stays"]
+
+
+def test_the_protocol_errors_of_the_spec(root: Path) -> None:
+    async def scenario() -> list[Any]:
+        errors: list[Any] = []
+        async with Client(build_server(tools_for(root))) as client:
+            for request in (
+                types.CallToolRequest(params=types.CallToolRequestParams(name="no_such_tool")),
+                types.ListToolsRequest(params=types.PaginatedRequestParams(cursor="bogus")),
+                types.ReadResourceRequest(
+                    params=types.ReadResourceRequestParams(uri="memrepo://file/missing.md")
+                ),
+            ):
+                try:
+                    await client.session.send_request(request, types.EmptyResult)
+                except Exception as exc:
+                    errors.append(getattr(exc, "error", exc))
+        return errors
+
+    unknown, cursor, missing = anyio.run(scenario)
+    assert (unknown.code, cursor.code, missing.code) == (-32602, -32602, -32602)
+    assert "no_such_tool" in unknown.message
+    assert missing.data == {"uri": "memrepo://file/missing.md"}
+
+
+def test_a_recall_that_builds_the_index_reports_progress(root: Path) -> None:
+    seen: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(build_server(tools_for(root))) as client:
+            shutil.rmtree(root / ".git" / "memrepo" / "index", ignore_errors=True)
+            return data(
+                await client.call_tool(
+                    "memory_recall", {"query": "deploys"}, progress_callback=on_progress
+                )
+            )
+
+    assert anyio.run(scenario)["hits"]
+    assert seen, "no notifications/progress for a recall that built the index"
+    assert [done for done, _ in seen] == sorted({done for done, _ in seen})
+    assert any(message and "index" in message for _, message in seen)
