@@ -11,7 +11,11 @@ default), each figure the median over --rounds rounds:
   handshake and an Mcp-Session-Id, as today's hosts speak it); the budget holds for both;
 - 20 clients x 50 calls over HTTP at once (each its own session, all sessions open
   together): 0 errors; throughput and p95 latency reported, beside the direct call's
-  sequential throughput for scale.
+  sequential throughput for scale;
+- the same 20 clients on a mixed load against one client doing the same mix, in turns
+  in one run (issue #28): recall-only >= 3x one client's calls/s, 50/50
+  recall/remember >= 2x, 0 errors, 0 lost writes (every remembered marker is in HEAD's
+  tree or memory_items), `git fsck` clean; the median over --rounds rounds.
 
 For where the overhead goes, not budgets: the same calls as hand-written JSON-RPC (stdio
 lines, 2026-era POSTs) without the SDK's client, and the HTTP server's own time per call
@@ -60,7 +64,14 @@ BUDGET = {
     "http_overhead_p50_ms": 5.0,
     "http_session_overhead_p50_ms": 5.0,
     "concurrent_errors": 0,
+    "recall_only_speedup": -3.0,  # at least 3x: negated so every budget is an upper bound
+    "mixed_speedup": -2.0,
+    "mixed_errors": 0,
+    "lost_writes": 0,
+    "fsck_problems": 0,
 }
+#: Remember calls of the mixed load carry one of these, so a lost write can be found.
+MARKER = "mixload"
 PROJECT = Path(__file__).resolve().parent.parent
 TASK = "bench-mcp"
 TOKEN = "bench-mcp-token-0123456789abcdef"
@@ -293,6 +304,104 @@ async def concurrent(url: str, qs: list[str], clients: int, calls: int) -> dict[
     }
 
 
+async def mixed_load(
+    url: str, qs: list[str], clients: int, calls: int, write_every: int, tag: str
+) -> dict[str, Any]:
+    """`clients` sessions at once, `calls` each; every `write_every`-th call of a client
+    is a `memory_remember` of a unique marked fact (0: recalls only)."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    written: list[str] = []
+    async with AsyncExitStack() as stack:
+        sessions = [
+            await stack.enter_async_context(http_client(url, "legacy")) for _ in range(clients)
+        ]
+
+        async def drive(k: int, session: Client) -> None:
+            for j in range(calls):
+                writes = write_every and j % write_every == write_every - 1
+                marker = f"{MARKER}{tag}c{k}w{j}"
+                name, arguments = (
+                    ("memory_remember", {"text": f"Fact {marker} about deploys"})
+                    if writes
+                    else (TOOL, {"query": qs[(k * calls + j) % len(qs)]})
+                )
+                started = time.perf_counter()
+                try:
+                    result = await session.call_tool(name, arguments)
+                    if result.is_error:
+                        raise RuntimeError(str(result.content)[:200])
+                except Exception as exc:  # counted, never hidden: the figure is the count
+                    errors.append(f"{name}: {type(exc).__name__}: {exc}")
+                    continue
+                latencies.append(time.perf_counter() - started)
+                if writes:
+                    written.append(marker)
+
+        started = time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for k, session in enumerate(sessions):
+                group.start_soon(drive, k, session)
+        wall = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "calls": len(latencies) + len(errors),
+        "errors": len(errors),
+        "first_errors": errors[:5],
+        "written": written,
+        "calls_per_second": len(latencies) / wall if wall else 0.0,
+        "latency": asdict(Timing.of(latencies)) if latencies else None,
+    }
+
+
+async def mixed_rounds(url: str, qs: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Per round and mix: one client, then `--clients` clients, the same calls each."""
+    rounds = []
+    for n in range(args.rounds):
+        figures: dict[str, Any] = {}
+        for mix, every in (("recall_only", 0), ("mixed", 2)):
+            one = await mixed_load(url, qs, 1, args.client_calls, every, f"r{n}{mix}one")
+            many = await mixed_load(
+                url, qs, args.clients, args.client_calls, every, f"r{n}{mix}many"
+            )
+            speedup = many["calls_per_second"] / one["calls_per_second"]
+            figures[mix] = {"one": one, "many": many, "speedup": speedup}
+        rounds.append(figures)
+    return rounds
+
+
+def lost_writes(root: Path, rounds: list[dict[str, Any]]) -> list[str]:
+    """Markers of remembers that answered written but are in neither HEAD nor the items."""
+    markers = {
+        marker
+        for one in rounds
+        for mix in one.values()
+        for side in ("one", "many")
+        for marker in mix[side]["written"]
+    }
+    tree = subprocess.run(
+        ["git", "-C", str(root), "grep", "-h", "-o", "-E", f"{MARKER}[a-z0-9_]+", "HEAD"],
+        capture_output=True, text=True, env=GIT_ENV,
+    ).stdout  # fmt: skip
+    found = {line.split(":", 1)[-1] for line in tree.splitlines()}
+    missing = markers - found
+    if missing:  # an item of memory_items is not in git: ask the store itself
+        with MemoryRepo.open(root) as repo:
+            tools = MemoryTools(repo, ToolContext(task_id=TASK))
+            for marker in list(missing):
+                hits = tools.dispatch(TOOL, {"query": marker, "limit": 3})["hits"]
+                if any(marker in hit["text"] for hit in hits):
+                    missing.discard(marker)
+    return sorted(missing)
+
+
+def fsck_problems(root: Path) -> int:
+    check = subprocess.run(
+        ["git", "-C", str(root), "fsck", "--strict"], capture_output=True, text=True, env=GIT_ENV
+    )
+    return 0 if check.returncode == 0 else max(1, len(check.stdout.splitlines()))
+
+
 async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path) -> Any:
     repo = MemoryRepo.open(root)
     tools = MemoryTools(repo, ToolContext(task_id=TASK))
@@ -323,9 +432,10 @@ async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path
             rounds = [await one_round(ways, qs) for _ in range(args.rounds)]
             sequential = [await timed_call(direct, q) for q in qs]
             load = await concurrent(url, qs, args.clients, args.client_calls)
+            mixes = await mixed_rounds(url, qs, args)
     finally:
         repo.close()
-    return rounds, sequential, load
+    return rounds, sequential, load, mixes
 
 
 def server_side(lines: list[str], args: argparse.Namespace) -> dict[str, Any]:
@@ -358,7 +468,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         repo.reindex()
     qs = queries(texts, args.calls, args.seed)
     log = work / "http-server.log"
-    rounds, sequential, load = anyio.run(measure, root, args, qs, log)
+    rounds, sequential, load, mixes = anyio.run(measure, root, args, qs, log)
+    speedup = {
+        mix: statistics.median(one[mix]["speedup"] for one in mixes)
+        for mix in ("recall_only", "mixed")
+    }
     median = {
         f"{way}_overhead_{q}_ms": statistics.median(r[way]["overhead"][f"{q}_ms"] for r in rounds)
         for way in WAYS
@@ -369,6 +483,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "http_overhead_p50_ms": median["http_overhead_p50_ms"],
         "http_session_overhead_p50_ms": median["http_session_overhead_p50_ms"],
         "concurrent_errors": load["errors"],
+        "recall_only_speedup": -speedup["recall_only"],
+        "mixed_speedup": -speedup["mixed"],
+        "mixed_errors": sum(
+            one[mix][side]["errors"] for one in mixes for mix in one for side in ("one", "many")
+        ),
+        "lost_writes": len(lost_writes(root, mixes)),
+        "fsck_problems": fsck_problems(root),
     }
     server_lines = log.read_text(encoding="utf-8").splitlines()
     return {
@@ -379,6 +500,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "direct_calls_per_second": len(sequential) / sum(sequential),
         "direct_p50_ms": percentile(sequential, 0.5) * 1000,
         "concurrent": load,
+        "mixed_load": mixes,
         "http_server_log": server_side(server_lines, args),
         # Other work on the machine delays every process wake-up a round trip needs.
         "load_average": {"before": load_before[0], "after": os.getloadavg()[0]},
@@ -423,10 +545,30 @@ def describe(result: dict[str, Any]) -> str:
         f"(direct calls one after another: {result['direct_calls_per_second']:.0f} calls/s)",
         "",
     ]
+    lines += [*mixed_table(result["mixed_load"]), ""]
     for key, value in result["figures"].items():
         verdict = "ok" if result["within_budget"][key] else "OVER"
         lines.append(f"{key}: {value:.2f} (budget {BUDGET[key]}) {verdict}")
     return "\n".join(lines)
+
+
+def mixed_table(mixes: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "",
+        "| mix | 1 client calls/s | N clients calls/s | speedup | N clients p95 | errors |",
+        "|---|---|---|---|---|---|",
+    ]
+    for mix in ("recall_only", "mixed"):
+        rows = [one[mix] for one in mixes]
+        p95 = statistics.median((r["many"]["latency"] or {}).get("p95_ms", 0) for r in rows)
+        lines.append(
+            f"| {mix} | {statistics.median(r['one']['calls_per_second'] for r in rows):.1f} "
+            f"| {statistics.median(r['many']['calls_per_second'] for r in rows):.1f} "
+            f"| {statistics.median(r['speedup'] for r in rows):.2f}x "
+            f"| {p95:.0f} ms "
+            f"| {sum(r['one']['errors'] + r['many']['errors'] for r in rows)} |"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,11 @@ FIGURES = {
     "http_overhead_p50_ms",
     "http_session_overhead_p50_ms",
     "concurrent_errors",
+    "recall_only_speedup",
+    "mixed_speedup",
+    "mixed_errors",
+    "lost_writes",
+    "fsck_problems",
 }
 WAYS = ("stdio", "http", "http_session", "stdio_raw", "http_raw")
 
@@ -37,6 +42,13 @@ def test_bench_mcp_reports_every_figure(bench: Bench) -> None:
         for way in WAYS:
             assert one[way]["round_trip"]["n"] == one[way]["overhead"]["n"] == 12
     assert set(result["median"]) == {f"{w}_overhead_{q}_ms" for w in WAYS for q in ("p50", "p95")}
+    # The mixed load: every call answered, half the calls of the 50/50 mix remembered.
+    assert result["figures"]["mixed_errors"] == result["figures"]["lost_writes"] == 0
+    assert result["figures"]["fsck_problems"] == 0
+    for one in result["mixed_load"]:
+        assert one["mixed"]["many"]["calls"] == 3 * 4
+        assert len(one["mixed"]["many"]["written"]) == 3 * 2
+        assert one["recall_only"]["one"]["written"] == []
 
     load = result["concurrent"]
     assert (load["clients"], load["calls_per_client"], load["calls"]) == (3, 4, 12)
@@ -46,8 +58,10 @@ def test_bench_mcp_reports_every_figure(bench: Bench) -> None:
 
     server = result["http_server_log"]
     warmup = 10  # bench_mcp.WARMUP calls per way before the timed rounds
-    # The three HTTP ways' warm-up and rounds, then the concurrent clients: all answered.
-    assert server["tools_call_200"] == 3 * (warmup + 2 * 12) + 12
+    # The three HTTP ways' warm-up and rounds, then the concurrent clients, then the
+    # mixed load's recalls (per round: all of 1 + 3 clients' 4 calls, then half): all answered.
+    mixed_recalls = 2 * (4 + 3 * 4 + 2 + 3 * 2)
+    assert server["tools_call_200"] == 3 * (warmup + 2 * 12) + 12 + mixed_recalls
     assert server["timed_calls"] == 3 * 2 * 12 and server["timed_p50_ms"] > 0
     assert set(result["load_average"]) == {"before", "after"}
     assert server["stopped_cleanly"] is True
