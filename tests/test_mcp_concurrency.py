@@ -236,3 +236,29 @@ def test_a_recall_that_builds_the_index_reports_progress(root: Path) -> None:
     assert seen, "no notifications/progress for a recall that built the index"
     assert [done for done, _ in seen] == sorted({done for done, _ in seen})
     assert any(message and "index" in message for _, message in seen)
+
+
+def test_a_client_gone_while_its_write_waits_writes_nothing_and_others_are_served(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    lines: list[str] = []
+    server = build_server(tools_for(root), log=lines.append)
+
+    async def leaver() -> None:
+        async with Client(server) as client, anyio.create_task_group() as group:
+            group.start_soon(client.call_tool, "memory_remember", {"text": "Abandoned fact"})
+            await anyio.sleep(0.3)  # the write waits for the lock; then the client goes
+            group.cancel_scope.cancel()
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with Client(server) as other:
+            await leaver()
+            found = data(await other.call_tool("memory_recall", {"query": "deploys staging"}))
+            release(held)
+            return found, data(await other.call_tool("memory_remember", {"text": "Other fact"}))
+
+    found, _ = anyio.run(scenario)
+    assert "staging" in found["hits"][0]["text"]
+    memory = git(root, "show", "HEAD:MEMORY.md")
+    assert "Other fact" in memory and "Abandoned fact" not in memory
+    assert any("nothing was written" in line for line in lines)
