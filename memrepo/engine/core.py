@@ -75,6 +75,8 @@ class RepoParts:
             from memrepo.recall.searcher import Searcher
 
             self._searcher = Searcher(self.folder, lambda: self.items)
+            # Each write of this process brings an open index up to date behind it.
+            self.folder.after_write(self._searcher.keep_current)
             # The team lane reads sync's clones: plugged in here, loaded on first need.
             self._searcher.projection.team_clones = self._team_clones
         return self._searcher

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -63,6 +63,11 @@ class WriteLock:
         # flock is per open file, not per thread: threads of one process sharing this
         # object are serialized here first (re-entrant for the thread that holds it).
         self._threads = threading.RLock()
+        #: Told when the lock is taken and when it is given back (outermost only), after
+        #: the flock is released: the folder watches its branch move here, so whatever a
+        #: write moves is followed right behind it, outside the lock (issue #28).
+        self.on_taken: Callable[[], None] | None = None
+        self.on_released: Callable[[], None] | None = None
 
     def acquire(self) -> None:
         self._acquire_thread()
@@ -98,6 +103,8 @@ class WriteLock:
         os.pwrite(fd, f"pid {os.getpid():<12}\n".encode(), 0)
         self._fd = fd
         self._depth = 1
+        if self.on_taken is not None:
+            self.on_taken()
 
     def _acquire_thread(self) -> None:
         """This object's thread lock, waited for in slices so a cancel is seen."""
@@ -117,11 +124,14 @@ class WriteLock:
         if self._fd is None:
             return
         self._depth -= 1
-        if self._depth == 0:
+        outermost = self._depth == 0
+        if outermost:
             fd, self._fd = self._fd, None
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
         self._threads.release()
+        if outermost and self.on_released is not None:
+            self.on_released()
 
     def __enter__(self) -> WriteLock:
         self.acquire()

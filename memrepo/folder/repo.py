@@ -8,7 +8,8 @@ commit for the change, replacing only files that still hold what the change was 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import logging
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pygit2
@@ -57,6 +58,8 @@ __all__ = [
     "make_ref",
     "parse_ref",
 ]
+
+_log = logging.getLogger(__name__)
 
 STATE_DIR = "memrepo"
 
@@ -114,6 +117,33 @@ class MemoryFolder:
         self.store = GitStore(repo, self.state_dir, self.identity, self.clock, hooks, author)
         self.lock = WriteLock(self.state_dir, self.config.lock_timeout_seconds)
         self.transaction = WriteTransaction(self.store, self.lock, self.config)
+        #: Called right behind every write that moved main (see `after_write`).
+        self._written: list[Callable[[], None]] = []
+        self._main_when_taken: str | None = None
+        self.lock.on_taken = self._note_main
+        self.lock.on_released = self._tell_written
+
+    # --- following writes ------------------------------------------------------------
+
+    def after_write(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after each write of this process that moved main, once the
+        write lock is given back: the search index follows the write in the writer's
+        time, never in the next reader's (issue #28), and other writers never wait for
+        it. A listener's failure never fails the write, which has landed."""
+        self._written.append(listener)
+
+    def _note_main(self) -> None:
+        self._main_when_taken = self.store.main_id() if self._written else None
+
+    def _tell_written(self) -> None:
+        before, self._main_when_taken = self._main_when_taken, None
+        if not self._written or before == self.store.main_id():
+            return
+        for listener in list(self._written):
+            try:
+                listener()
+            except Exception:  # the write landed; the next read catches the index up
+                _log.exception("after-write listener %r failed", listener)
 
     # --- opening ---------------------------------------------------------------------
 

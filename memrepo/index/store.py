@@ -118,6 +118,8 @@ class IndexStore:
         # it of its words twice (prefix and label), and words repeat across recalls.
         self._known: dict[tuple[str, str], bool] = {}
         self._lock_depth = 0
+        #: False inside `without_waiting`: a lock another writer holds fails at once.
+        self._waits = True
         self._pins = 0
         self._pin_checked = False
         self._files = IndexFiles()
@@ -227,11 +229,24 @@ class IndexStore:
     # -- writing ---------------------------------------------------------------------
 
     @contextmanager
-    def _writer(self, **kwargs: Any) -> Iterator[Any]:
+    def without_waiting(self) -> Iterator[None]:
+        """Writes inside the block raise IndexLocked at once when another writer holds
+        the index, instead of waiting: a reader then answers from the last committed
+        state and the commit it reflects, a consistent snapshot, and never waits for a
+        writer (issue #28)."""
+        waits, self._waits = self._waits, False
         try:
-            writer = self._index().writer(timeout=self._lock_timeout, delay=0.05, **kwargs)
+            yield
+        finally:
+            self._waits = waits
+
+    @contextmanager
+    def _writer(self, **kwargs: Any) -> Iterator[Any]:
+        timeout = self._lock_timeout if self._waits else 0.0
+        try:
+            writer = self._index().writer(timeout=timeout, delay=0.05, **kwargs)
         except LockError as exc:
-            raise IndexLocked(str(self.path), self._lock_timeout) from exc
+            raise IndexLocked(str(self.path), timeout) from exc
         try:
             yield writer
         except BaseException:
@@ -298,12 +313,15 @@ class IndexStore:
         screened_repo = screen_value(repo)
 
         def read(searcher: Any) -> dict[str, str]:
+            # By the path's postings alone, the repo checked on the stored fields: an And
+            # with the repo term walked the repo's whole posting list (every document of
+            # the folder), half of what a write paid to keep the index current (#28).
             held: dict[str, str] = {}
             for path in files:
-                q = And([Term("repo", screened_repo), Term("path", screen_value(path))])
-                for docnum in searcher.docs_for_query(q):
+                for docnum in searcher.docs_for_query(Term("path", screen_value(path))):
                     stored = searcher.stored_fields(docnum)
-                    held[str(stored["ref"])] = str(stored.get(FINGERPRINT, ""))
+                    if stored.get("repo") == screened_repo:
+                        held[str(stored["ref"])] = str(stored.get(FINGERPRINT, ""))
             return held
 
         found: dict[str, str] = self._read(read)
@@ -603,14 +621,15 @@ class IndexStore:
             return
         fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            deadline = time.monotonic() + self._lock_timeout
+            timeout = self._lock_timeout if self._waits else 0.0
+            deadline = time.monotonic() + timeout
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise IndexLocked(str(self.lock_path), self._lock_timeout) from None
+                        raise IndexLocked(str(self.lock_path), timeout) from None
                     time.sleep(0.05)
             self._lock_depth = 1
             try:

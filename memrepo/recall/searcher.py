@@ -1,20 +1,32 @@
 """The search side of one memory root: the index, its projection, and the lanes.
 
-The index is opened on first use (a process that only writes never pays for it). Writes
-never wait for it: every read first applies what changed since the index was last synced
-(the tree diff to HEAD, files edited in the working tree, the items this process
-changed), in one index commit.
+The index is opened on first use (a process that only writes never pays for it). Once a
+process has it open, each of its writes brings the index up to date right behind the
+write (after the write lock is given back: other writers never wait for the index), so
+a read after a write finds nothing to do (issue #28). A read still applies what changed
+since the index was last synced (another process's commits, files edited in the working
+tree, items changed on another thread) in one index commit, but never waits for a
+writer: when another writer holds the index, it answers from the last committed state
+and the commit that state reflects, a consistent snapshot, and catches up next time.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from memrepo.errors import IndexUnavailable, InvalidArgument, RecallFailed
+from memrepo.errors import (
+    IndexLocked,
+    IndexUnavailable,
+    InvalidArgument,
+    RecallFailed,
+    StoreError,
+)
 from memrepo.folder.repo import MemoryFolder
 from memrepo.index import IndexStore, PlainQuery
 from memrepo.items import ItemWriter
@@ -33,6 +45,7 @@ from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
 
 INDEX_DIR = "index"
+_log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: What an index deleted or truncated under an open store raises.
 _GONE = (OSError, EOFError, IndexUnavailable)
@@ -50,6 +63,10 @@ class Searcher:
         self._listening: ItemWriter | None = None
         self.projection = Projection(folder, self._items)
         self._store: IndexStore | None = None
+        #: The thread that opened the index: its handles are that thread's.
+        self._owner = 0
+        #: Inside a read: a change it makes (an item's last use) waits for the next read.
+        self._reading = False
         self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
         #: The skipped files already told in this process (see `_tell_too_large`).
@@ -69,6 +86,7 @@ class Searcher:
             self._store = IndexStore.open(
                 self.folder.state_dir / INDEX_DIR, rebuild=self.projection.rebuild
             )
+            self._owner = threading.get_ident()
             # The searcher holds segment files open; a MemoryRepo dropped without close()
             # still releases them when it is collected, as files would be.
             self._finalizer = weakref.finalize(self, self._store.close)
@@ -128,22 +146,54 @@ class Searcher:
     def _fresh(self, action: Callable[[IndexStore], T]) -> T:
         """Sync the index, then run `action`; an index deleted or damaged under an open
         store is reopened (rebuilt, with a warning) and the action tried once more."""
+        self._reading = True
         try:
+            try:
+                store = self.store()
+                self._sync_or_snapshot(store)
+                with store.pinned():  # the action's reads see the commit just synced
+                    return action(store)
+            except (*_GONE, RecallFailed):
+                self.close()  # reopening checks the index and rebuilds it if damaged
             store = self.store()
-            self._sync(store)
-            with store.pinned():  # the action's reads see the commit just synced
+            self._sync_or_snapshot(store)
+            with store.pinned():
                 return action(store)
-        except (*_GONE, RecallFailed):
-            self.close()  # reopening checks the index and rebuilds it when it is damaged
-        store = self.store()
-        self._sync(store)
-        with store.pinned():
-            return action(store)
+        finally:
+            self._reading = False
+
+    def _sync_or_snapshot(self, store: IndexStore) -> None:
+        """Catch the index up, unless another writer holds it: then read the state it
+        last committed (a reader never waits for a writer, issue #28)."""
+        try:
+            with store.without_waiting():
+                self._sync(store)
+        except IndexLocked:
+            pass  # the writer holding it is bringing it up to date; next read sees it
 
     def _sync(self, store: IndexStore) -> None:
         pending, self._pending = self._pending, PendingItems()
-        self.projection.sync(store, changed_items=pending)
+        try:
+            self.projection.sync(store, changed_items=pending)
+        except BaseException:
+            self._pending.ids.update(pending.ids)  # not applied: the next sync tries again
+            self._pending.commits += pending.commits
+            raise
         self._tell_too_large(store)
+
+    def keep_current(self) -> None:
+        """Bring an open index up to date right behind a write of this process (see the
+        module docstring). An index another writer holds (a rebuild, another process
+        catching up) is left for the next read, as is any failure: the write has landed
+        and never waits for the index or fails for it. An index this process never
+        opened is left alone: a one-shot write does not pay for opening it."""
+        if self._store is None or self._reading or threading.get_ident() != self._owner:
+            return
+        try:
+            with self._store.without_waiting():
+                self._sync(self._store)
+        except (*_GONE, IndexLocked, StoreError, RecallFailed) as exc:
+            _log.info("index left for the next read to catch up: %s", exc)
 
     def _tell_too_large(self, store: IndexStore) -> None:
         """Warn once per process for each file the index leaves out (too large, or not
@@ -213,11 +263,13 @@ class Searcher:
     def _items_changed(self, change: ItemChange) -> None:
         """Remember which items changed; the next read applies them in one index commit.
 
-        Writes do not touch the index themselves: a Whoosh commit costs several times a
-        whole memrepo write, and a burst of writes would pay it each time. Reads always
-        sync first (tree diff, worktree, these ids), so a recall never misses a write.
+        A change made on the thread that owns the open index is applied right away
+        (`keep_current`); one made on another thread (the item writer's queue) waits for
+        the next read, which syncs first (tree diff, worktree, these ids), so a recall
+        never misses a write.
         """
         self._pending.add(change.item_ids)
+        self.keep_current()
 
 
 class FailedLane:
