@@ -472,6 +472,18 @@ class IndexStore:
         count: int = self._read(lambda s: s.doc_count())
         return count
 
+    def warm(self) -> None:
+        """Open the searcher of the newest commit and rebuild the filter masks the last
+        one had: the writer that made the commit pays for them right behind its write,
+        not the next recall (issue #28)."""
+        keys = list(self._denied)
+
+        def fill(searcher: Any) -> None:
+            for key in keys:
+                self._denied_docs(searcher, key)
+
+        self._read(fill)
+
     @contextmanager
     def pinned(self) -> Iterator[None]:
         """Reads inside the block see one commit: the newest when the first of them ran

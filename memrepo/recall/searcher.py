@@ -192,6 +192,7 @@ class Searcher:
         try:
             with self._store.without_waiting():
                 self._sync(self._store)
+            self._store.warm()
         except (*_GONE, IndexLocked, StoreError, RecallFailed) as exc:
             _log.info("index left for the next read to catch up: %s", exc)
 
