@@ -90,8 +90,10 @@ class Tool(Generic[InputT]):
     hints: ToolHints = ToolHints()
 
     def parameters(self) -> dict[str, Any]:
-        """The input's JSON schema, as function-calling APIs and MCP expect it."""
-        return clean_schema(self.input_model.model_json_schema())
+        """The input's JSON schema, as function-calling APIs and MCP expect it: with no
+        `$defs`/`$ref`, which several hosts' form builders and validators cannot follow
+        (Copilot CLI, Kiro, opencode, the Inspector's form; issue #28)."""
+        return inline_refs(clean_schema(self.input_model.model_json_schema()))
 
     def output_schema(self) -> dict[str, Any] | None:
         """The JSON schema of the result (`mode="serialization"`: what `run` returns), in
@@ -217,6 +219,17 @@ def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     builds an error object; a recall result has dozens of such fields. Flat, the check
     costs half as much (benchmarks/bench_mcp.py measures the round trip it is part of).
     """
+    inlined = inline_refs(schema)
+    if inlined is schema:  # recursive: left as it is, whole
+        return schema
+    lean: dict[str, Any] = _collapse_nullable(inlined)
+    return lean
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with every local `$ref` replaced by its definition and `$defs` dropped;
+    a recursive or dangling one keeps the schema as it is, the very object (nothing
+    else can say it)."""
     defs = schema.get("$defs", {})
 
     def inline(node: Any, seen: tuple[str, ...]) -> Any:
@@ -234,11 +247,10 @@ def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
         return {k: inline(v, seen) for k, v in node.items() if k != "$defs"}
 
     try:
-        inlined = inline(schema, ())
+        inlined: dict[str, Any] = inline(schema, ())
     except _Recursive:
         return schema
-    lean: dict[str, Any] = _collapse_nullable(inlined)
-    return lean
+    return inlined
 
 
 class _Recursive(Exception):
