@@ -167,12 +167,23 @@ class LockTimeout(MemrepoError):
     """Another writer held the write lock longer than we were willing to wait."""
 
     def __init__(self, path: str, waited: float, holder: str = "") -> None:
-        who = f" held by {holder}" if holder else ""
+        # Said to remote clients too (an MCP tool result): what holds the lock in words,
+        # never the lock's absolute path or a process id (issue #28). Those stay on the
+        # exception (`path`, `holder`) for a local log; `memrepo health` names the holder.
+        # The lock is an flock the kernel drops when its holder dies: never stale.
+        name = path.rsplit("/", 1)[-1]
+        what = "sync" if name.startswith("sync") else "write"
+        who = (
+            "another thread of this memrepo process"
+            if "thread" in holder
+            else "another memrepo process on this machine"
+        )
         super().__init__(
-            f"{path}: write lock{who} not released after {waited:.1f}s; "
-            "if no memrepo process is running, delete the lock file"
+            f"the memory's {what} lock was held by {who} for {waited:g} s; nothing was "
+            f"written; try again once that {what} has finished"
         )
         self.path = path
+        self.holder = holder
 
 
 class SecretInEdit(MemrepoError):
@@ -252,9 +263,9 @@ class IndexLocked(MemrepoError):
     """Another writer held the index lock longer than we were willing to wait."""
 
     def __init__(self, path: str, waited: float) -> None:
-        super().__init__(
-            f"{path}: index writer lock not released after {waited:.1f}s; another memrepo "
-            "process is writing the index; retry when it has finished"
+        super().__init__(  # no path: a remote client may read it (as LockTimeout)
+            f"the search index was being written by another memrepo process for {waited:g} s;"
+            " try again once it has finished"
         )
         self.path = path
         self.waited = waited
@@ -287,13 +298,30 @@ class ToolInputError(MemrepoError, ValueError):
         self.problems = list(problems)
 
 
-class ApprovalDenied(MemrepoError):
-    """The host's approval callback refused a forget; nothing was removed."""
+#: What each refused action was, and what stayed as it was (`ApprovalDenied`).
+_REFUSED = {
+    "forget": ("forgetting it", "nothing was removed"),
+    "edit": ("editing it", "nothing was changed"),
+    "move": ("moving it", "nothing was moved"),
+    "undo": ("undoing this change", "nothing was undone"),
+    "accept_review": ("accepting this dream review", "nothing was merged"),
+    "reject_review": ("rejecting this dream review", "the review stays as it was"),
+}
 
-    def __init__(self, ref: str, reason: str = "") -> None:
+
+class ApprovalDenied(MemrepoError):
+    """The host's approval callback refused a change; nothing was changed.
+
+    The message names what was refused (a forget, an edit, a move, an undo, a review
+    decision): a model told only "forgetting it was not approved" after an edit would
+    try the wrong thing next (issue #28)."""
+
+    def __init__(self, ref: str, reason: str = "", action: str = "forget") -> None:
+        what, kept = _REFUSED.get(action, _REFUSED["forget"])
         extra = f" ({reason})" if reason else ""
-        super().__init__(f"{ref}: forgetting it was not approved{extra}; nothing was removed")
+        super().__init__(f"{ref}: {what} was not approved{extra}; {kept}")
         self.ref = ref
+        self.action = action
 
 
 class ReadOnlyRef(MemrepoError):

@@ -223,10 +223,18 @@ def test_what_the_session_does_not_own_asks_the_user(repo: MemoryRepo) -> None:
         return seen
 
     denied = anyio.run(go, record_and_deny)
-    for name in ("edit", "move", "undo"):
-        assert "not approved" in error_line(denied[name]) or "did not approve" in error_line(
-            denied[name]
-        )
+    # Each refusal says what was refused (issue #28: every one said "forgetting it").
+    said = {name: error_line(denied[name]) for name in ("edit", "move", "undo")}
+    assert said["edit"].endswith(
+        "editing it was not approved (the user did not approve); nothing was changed"
+    )
+    assert said["move"].endswith(
+        "moving it was not approved (the user did not approve); nothing was moved"
+    )
+    assert said["undo"] == (
+        f"{person_commit[:10]}: undoing this change was not approved "
+        "(the user did not approve); nothing was undone"
+    )
     assert [r.action for r in asked] == ["edit", "move", "undo"]
     assert asked[0].change == "The user prefers coffee" and asked[1].change == "drinks.md"
     assert "no change visible" in error_line(denied["hidden"])

@@ -211,7 +211,7 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
         change=f"reverse {info.id[:10]} ({info.summary})",
     )
     if not own and not env.approval(request):
-        raise ApprovalDenied(info.id[:10], "the user did not approve")
+        raise ApprovalDenied(info.id[:10], "the user did not approve", action="undo")
     try:
         result = env.repo.undo(info.id, by="agent" if own else "user")
     except MemrepoError as exc:
@@ -248,7 +248,7 @@ def _allowed(env: ToolEnv, hit: RecallHit, action: ApprovalAction, change: str) 
         return True
     request = approval_request(env, hit, action, change)
     if not env.approval(request):
-        raise ApprovalDenied(hit.ref, "the user did not approve")
+        raise ApprovalDenied(hit.ref, "the user did not approve", action=action)
     return False
 
 

@@ -187,7 +187,7 @@ def review(env: ToolEnv, args: ReviewInput) -> ReviewOutput:
         change=f"{args.decision}{picked}",
     )
     if not env.approval(request):
-        raise ApprovalDenied(name, "the user did not approve")
+        raise ApprovalDenied(name, "the user did not approve", action=request.action)
     try:
         if args.decision == "reject":
             rejected = env.repo.reject_review(name)

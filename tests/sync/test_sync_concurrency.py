@@ -77,7 +77,7 @@ def _write_while_held(
 
 def _second_sync_gives_up(root: Path) -> Callable[[], None]:
     def check() -> None:
-        with pytest.raises(LockTimeout, match=r"sync\.lock"):
+        with pytest.raises(LockTimeout, match=r"the memory.s sync lock was held"):
             api.sync(_quick_writer(root).folder)
 
     return check
