@@ -12,6 +12,9 @@ resources and prompts named `test_*` (`tools-call-*`, `resources-read-*`,
 `completion/complete`, `resources/subscribe`; the suite calls them regardless), and
 `server-sse-polling` holds no check. memrepo answers each of those with the protocol's
 own error (-32602 for an unknown name, -32601 for a method it does not serve).
+
+The suite speaks HTTP only (`server --url`), so stdio is not run through it; the SDK
+client tests (tests/test_mcp_surface.py) and the Inspector's cover stdio.
 """
 
 from __future__ import annotations
@@ -35,7 +38,12 @@ pytestmark = pytest.mark.integration
 PROJECT = Path(__file__).resolve().parents[1]
 PINNED = PROJECT / ".ci" / "conformance" / "node_modules" / ".bin" / "conformance"
 #: The scenarios any server is held to (the rest: see the module docstring).
-APPLY = ("server-initialize", "ping", "tools-list", "resources-list", "prompts-list")
+#: `server-sse-multiple-streams` sends concurrent POSTs on one session: many agents on
+#: one memory (issue #28).
+APPLY = (
+    "server-initialize", "ping", "tools-list", "resources-list", "prompts-list",
+    "server-sse-multiple-streams",
+)  # fmt: skip
 
 
 def suite() -> str:
