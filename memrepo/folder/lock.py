@@ -106,6 +106,19 @@ class WriteLock:
         if self.on_taken is not None:
             self.on_taken()
 
+    def try_acquire(self) -> bool:
+        """Take the lock only if it is free right now; False if anyone holds it. For
+        what a reader may do but must never wait for (issue #28: finishing a crashed
+        write when it opens the repo; a live holder finishes or recovers it anyway)."""
+        timeout, self.timeout = self.timeout, 0.0
+        try:
+            self.acquire()
+        except LockTimeout:
+            return False
+        finally:
+            self.timeout = timeout
+        return True
+
     def _acquire_thread(self) -> None:
         """This object's thread lock, waited for in slices so a cancel is seen."""
         deadline = time.monotonic() + self.timeout

@@ -218,9 +218,15 @@ class MemoryFolder:
         folder = cls(repo, identity=identity, clock=clock, config=config, hooks=hooks)
         if folder.store.main_commit() is None and not list(repo.branches.local):
             raise NotAMemoryRepo(str(path), "the repository has no commits")
-        if folder.store.journal.exists():
-            with folder.lock:
+        # A write another process is making right now has a journal too: its holder
+        # finishes it, so opening (a reader's first step) never waits for the lock; a
+        # crashed write's journal, with the lock free, is finished here, and otherwise
+        # by the next writer (`transaction.begin` recovers first).
+        if folder.store.journal.exists() and folder.lock.try_acquire():
+            try:
                 folder.store.recover()
+            finally:
+                folder.lock.release()
         return folder
 
     def _head_branch(self) -> str:

@@ -134,3 +134,44 @@ def test_an_old_snapshot_keeps_answering_while_a_hundred_writes_land(tmp_path: P
     finally:
         reader.close()
         writer.close()
+
+
+HOLD_WRITE_LOCK = """
+import sys
+from pathlib import Path
+from memrepo.folder.lock import WriteLock
+lock = WriteLock(Path(sys.argv[1]))
+lock.acquire()
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_reader_opening_during_another_process_s_write_does_not_wait_for_it(
+    memory_repo: MemoryRepo, tmp_path: Path
+) -> None:
+    from memrepo import LocalConfig
+
+    memory_repo.remember("the VPN certificate renews in March")
+    state = memory_repo.root / ".git" / "memrepo"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_WRITE_LOCK, str(state)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    journal = state / "journal.json"
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        journal.write_text("{}")  # the writer's journal, as mid-write
+        reader = MemoryRepo.open(memory_repo.root, config=LocalConfig(lock_timeout_seconds=2))
+        try:
+            hits = [h.text for h in reader.recall("VPN certificate").hits]
+        finally:
+            reader.close()
+        assert hits == ["the VPN certificate renews in March"]
+        assert journal.read_text() == "{}"  # the live writer's to finish, not the reader's
+    finally:
+        journal.unlink(missing_ok=True)
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
