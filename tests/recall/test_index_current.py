@@ -175,3 +175,32 @@ def test_a_reader_opening_during_another_process_s_write_does_not_wait_for_it(
         holder.stdin.close()
         holder.wait(timeout=30)
         holder.stdout.close()
+
+
+QUEUED_WRITER = """
+import sys
+from memrepo import MemoryRepo
+repo = MemoryRepo.open(sys.argv[1])
+repo.recall("warm up")  # its index open: each write keeps it current
+for n in range(int(sys.argv[3])):
+    assert repo.remember(f"queued fact {sys.argv[2]}-{n} about the turbines").written
+repo.close()
+"""
+
+
+@pytest.mark.slow
+def test_a_thousand_queued_writes_all_land_and_are_all_found(
+    memory_repo: MemoryRepo, git: Git
+) -> None:
+    root = memory_repo.root
+    writers = [
+        subprocess.Popen([sys.executable, "-c", QUEUED_WRITER, str(root), str(w), "250"])
+        for w in range(4)
+    ]
+    assert [w.wait(timeout=900) for w in writers] == [0, 0, 0, 0]
+    logged = git(root, "log", "--format=%s").splitlines()
+    assert sum("queued fact" in line for line in logged) == 1000
+    git(root, "fsck", "--strict")
+    assert git(root, "status", "--porcelain") == ""
+    hits = memory_repo.recall("queued fact turbines", limit=2000).hits
+    assert len({h.text for h in hits}) == 1000
