@@ -427,7 +427,10 @@ def test_a_pending_review_is_listed_shown_and_decided_only_with_approval(tmp_pat
     assert [op["number"] for op in operations] == [1, 2, 3]
     assert all(op["reason"] for op in operations)
     assert "[1] remove (expiry)" in denied["shown"]["diff"]
-    assert "did not approve" in error_line(denied["decided"])
+    assert error_line(denied["decided"]) == (
+        f"{name}: accepting this dream review was not approved (the user did not approve); "
+        "nothing was merged"
+    )
     assert [r.action for r in asked] == ["accept_review"]
     assert git(repo.root, "rev-parse", "HEAD") == head  # nothing landed
     assert [r.name for r in repo.list_reviews()] == [name]
@@ -444,11 +447,16 @@ def test_a_pending_review_is_listed_shown_and_decided_only_with_approval(tmp_pat
 def test_a_review_can_be_rejected_with_approval(tmp_path: Path) -> None:
     repo, name = dreamed(tmp_path / "mem")
 
-    async def go() -> Any:
-        async with connected(tools_for(repo, approval=allow_all)) as client:
+    async def go(approval: Callable[[ForgetRequest], bool]) -> Any:
+        async with connected(tools_for(repo, approval=approval)) as client:
             return await client.call_tool("memory_review", {"name": name, "decision": "reject"})
 
-    result = ok(anyio.run(go))
+    assert error_line(anyio.run(go, deny_all)) == (
+        f"{name}: rejecting this dream review was not approved (the user did not approve); "
+        "the review stays as it was"
+    )
+    assert [r.name for r in repo.list_reviews()] == [name]
+    result = ok(anyio.run(go, allow_all))
     assert result["decision"] == "reject" and len(result["rejected"]) == 3
     assert (repo.root / "MEMORY.md").read_text() == SEED
     assert git(repo.root, "branch", "--list", "dream/*") == ""
@@ -499,7 +507,9 @@ def test_a_host_names_the_task_of_a_call_in_its_meta(repo: MemoryRepo) -> None:
     view = repo.swarm_view("fix-ci")
     assert "read-logs" in view.members
     assert [n.text for n in view.findings] == ["The flake only happens on the arm64 runners"]
-    assert "did not approve" in error_line(seen["not_own"])
+    assert error_line(seen["not_own"]).endswith(
+        "forgetting it was not approved (the user did not approve); nothing was removed"
+    )
     assert seen["own"]["approval"] == "own_inference"
     log = git(repo.root, "log", "--format=%s%n%b")
     assert "Memrepo-Task: read-logs" in log and "mcp-0a1b2c" not in log
