@@ -10,14 +10,21 @@ Baselines, same run, same repository:
 - `git log --follow -p -- notes.md` (the git command a person would reach for);
 - a full parse of the file at every commit (what keeping every version cost before).
 
+A wide repository too (issue #28, "`why` proportional"): --wide entries (100,000) in
+topic files of 100, one of them a `subject` entry added by the corpus commit and changed
+by the next: a 2-commit history in a big repository. Its `why` must cost what that
+history does, not what the repository does: <= 5x `git log --follow -p` of the entry's
+file and <= 50 ms of CPU, medians of --rounds, CPU time beside wall time.
+
 Usage: python benchmarks/bench_why.py [--commits 2000] [--entries 200] [--rounds 3]
-       [--packed] [--json]
+       [--wide 100000] [--packed] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import tempfile
 import time
@@ -26,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pygit2
-from _common import git, timed
+from _common import build_repo, git, timed, topic_path
 
 from memrepo import MemoryRepo
 from memrepo.formats import parse
@@ -134,6 +141,58 @@ def _parse_every_version(root: Path) -> int:
     return total
 
 
+def build_wide(root: Path, entries: int) -> str:
+    """The wide repository the module docstring describes; the followed entry's ref."""
+    files = max(entries // 100, 1)
+    build_repo(root, files, min(entries, 100)).close()
+    path = topic_path(files // 2)
+    with (root / path).open("a") as f:
+        f.write(_followed(1) + "\n")
+    git(root, "commit", "-q", "--amend", "-a", "--no-edit")  # added by the corpus commit
+    text = (root / path).read_text().replace(_followed(1), _followed(2))
+    (root / path).write_text(text)
+    git(root, "commit", "-q", "-a", "-m", "Deploy window changed")
+    return f"folder:{path}#{SUBJECT}"
+
+
+def _cpu_and_wall(fn: Any) -> tuple[float, float]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    fn()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def run_wide(entries: int, rounds: int) -> dict[str, Any]:
+    """`why` of a 2-commit history among `entries` entries, against `git log --follow -p`
+    of its file (the git side's CPU is its child process's, from getrusage)."""
+    root = Path(tempfile.mkdtemp(prefix="memrepo-bench-why-wide-")) / "repo"
+    ref = build_wide(root, entries)
+    path = ref.removeprefix("folder:").split("#")[0]
+    repo = MemoryRepo.open(root)
+    report = repo.why(ref)
+    why_cpu, why_wall, git_cpu, git_wall = [], [], [], []
+    for _ in range(max(rounds, 1)):
+        cpu, wall = _cpu_and_wall(lambda: repo.why(ref))
+        why_cpu.append(cpu)
+        why_wall.append(wall)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = timed(lambda: git(root, "log", "--follow", "-p", "--", path))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        git_cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        git_wall.append(wall)
+    repo.close()
+    med = statistics.median
+    return {
+        "entries": entries,
+        "events": [e.action for e in report.events],
+        "why_cpu_ms": med(why_cpu) * 1000,
+        "why_wall_ms": med(why_wall) * 1000,
+        "git_log_follow_p_cpu_ms": med(git_cpu) * 1000,
+        "git_log_follow_p_wall_ms": med(git_wall) * 1000,
+        "ratio_wall_to_git_log": med(why_wall) / med(git_wall),
+        "budget": {"ratio_wall_to_git_log": 5.0, "why_cpu_ms": 50.0},
+    }
+
+
 def run(commits: int, entries: int, rounds: int, packed: bool = False) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="memrepo-bench-why-"))
     root = work / "repo"
@@ -173,10 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commits", type=int, default=2000)
     parser.add_argument("--entries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--wide", type=int, default=100_000, help="0: no wide repository")
     parser.add_argument("--packed", action="store_true", help="git gc the history first")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     result = run(args.commits, args.entries, args.rounds, args.packed)
+    if args.wide:
+        result["wide"] = run_wide(args.wide, args.rounds)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -191,6 +253,15 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['parse_every_version_peak_mib']:.1f} MiB "
         f"(ratio {result['ratio_to_parse_every_version']:.2f})"
     )
+    if "wide" in result:
+        w = result["wide"]
+        print(
+            f"wide: {w['entries']} entries, events {' '.join(w['events'])} | why CPU "
+            f"{w['why_cpu_ms']:.1f} ms (budget 50), wall {w['why_wall_ms']:.1f} ms | git log "
+            f"--follow -p CPU {w['git_log_follow_p_cpu_ms']:.1f} ms, wall "
+            f"{w['git_log_follow_p_wall_ms']:.1f} ms | ratio (wall) "
+            f"{w['ratio_wall_to_git_log']:.2f} (budget 5)"
+        )
     return 0
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 import pygit2
-from pygit2.enums import FileMode
+from pygit2.enums import DeltaStatus, FileMode
 
 from memrepo.errors import FormatError
 from memrepo.folder.messages import commit_info
@@ -53,19 +53,23 @@ class _Change:
 
 class _Versions:
     """The last few blobs read and parsed, by blob id: each version is read and parsed at
-    most once in a row, and only a handful are held at any time."""
+    most once in a row, and only a handful are held at any time. `reads`, when given,
+    gets the path of every blob read: what the walk cost (tests/folder/test_why_cost.py)."""
 
-    def __init__(self, repo: pygit2.Repository) -> None:
+    def __init__(self, repo: pygit2.Repository, reads: list[str] | None = None) -> None:
         self.repo = repo
+        self.reads = reads
         self._data: OrderedDict[pygit2.Oid, bytes] = OrderedDict()
         self._docs: OrderedDict[pygit2.Oid, Document | None] = OrderedDict()
 
-    def data(self, oid: pygit2.Oid | None) -> bytes:
+    def data(self, oid: pygit2.Oid | None, path: str) -> bytes:
         if oid is None:
             return b""
         data = self._data.get(oid)
         if data is None:
             data = self._data[oid] = blob_data(self.repo, oid)
+            if self.reads is not None:
+                self.reads.append(path)
             if len(self._data) > _KEPT:
                 self._data.popitem(last=False)
         return data
@@ -75,7 +79,7 @@ class _Versions:
             return None
         if oid not in self._docs:
             try:
-                self._docs[oid] = parse(self.data(oid), path)
+                self._docs[oid] = parse(self.data(oid, path), path)
             except FormatError:
                 self._docs[oid] = None
             if len(self._docs) > _KEPT:
@@ -83,25 +87,35 @@ class _Versions:
         return self._docs[oid]
 
 
-def entry_history(repo: pygit2.Repository, head: pygit2.Commit, entry_id: str) -> list[EntryEvent]:
+def entry_history(
+    repo: pygit2.Repository,
+    head: pygit2.Commit,
+    entry_id: str,
+    path: str | None = None,
+    *,
+    reads: list[str] | None = None,
+) -> list[EntryEvent]:
     """Events of the entry `entry_id` on main, oldest first.
 
-    The history is streamed, newest first: a commit that did not change a markdown file
-    costs a comparison of tree ids; a changed file is read, and parsed only when its
-    changed lines may hold a followed entry (`formats.changes.touched_ids`). Memory holds
-    a few versions and the events, whatever the length of the history.
+    The history is streamed, newest first. When main holds the entry in `path` (the
+    ref's file), the walk follows that file as `git log -- path` does and looks at the
+    other files a commit changed only where the entry arrived in a followed file (to
+    find the file it moved from): `why` then costs what the entry's history does, not
+    what the repository holds (issue #28). A ref that names where the entry used to be,
+    or a removed entry, takes the walk over every changed file. Either way a changed file
+    is read, and parsed only when its changed lines may hold a followed entry
+    (`formats.changes.touched_ids`); memory holds a few versions and the events.
     """
-    versions = _Versions(repo)
+    versions = _Versions(repo, reads)
     followed = {entry_id}
+    watched = {path} if path is not None and _holds(versions, head.tree, path, followed) else None
     events: list[EntryEvent] = []
     for commit in _history(repo, head):
-        parent = commit.parents[0] if commit.parents else None
-        old_tree = parent.tree if parent is not None else None
-        changes = [
-            change
-            for change in _changes(repo, commit, old_tree)
-            if _may_touch(versions, change, followed)
-        ]
+        old_tree = commit.parents[0].tree if commit.parents else None
+        if watched is None:
+            changes = _touching(versions, _changes(repo, commit, old_tree), followed)
+        else:
+            changes = _watched_changes(versions, commit, watched, followed)
         if changes:
             events.extend(reversed(_events_of(versions, commit, changes, followed)))
     events.reverse()
@@ -112,6 +126,76 @@ def _history(repo: pygit2.Repository, head: pygit2.Commit) -> Iterator[pygit2.Co
     """Every commit reachable from main, newest first (a child before its parents)."""
     walker = repo.walk(head.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME)
     yield from walker
+
+
+def _holds(versions: _Versions, tree: pygit2.Tree, path: str, followed: set[str]) -> bool:
+    """Whether `path` in `tree` holds a followed entry."""
+    return bool(_first_of(versions.doc(_blob_id(tree, path), path), followed))
+
+
+def _touching(versions: _Versions, changes: Iterable[_Change], followed: set[str]) -> list[_Change]:
+    return [change for change in changes if _may_touch(versions, change, followed)]
+
+
+def _watched_changes(
+    versions: _Versions,
+    commit: pygit2.Commit,
+    watched: set[str],
+    followed: set[str],
+) -> list[_Change]:
+    """The changes of `commit` that can hold a followed entry, looking first at the files
+    it lives in (`watched`): a commit that left them as they were costs a comparison of
+    blob ids per file. Where a followed entry arrived in one of them, the files the
+    commit changed that its parent already had are read too (only those can be where it
+    came from), and those that held it are followed from then on."""
+    old_tree = commit.parents[0].tree if commit.parents else None
+    changes = _touching(
+        versions,
+        (c for c in map(lambda p: _change_at(commit, old_tree, p), watched) if c is not None),
+        followed,
+    )
+    if not changes or old_tree is None or not _arrived(versions, changes, followed):
+        return sorted(changes, key=lambda c: c.path.split("/"))
+    others = _touching(versions, _sources(commit, old_tree, watched), followed)
+    changes = sorted([*changes, *others], key=lambda c: c.path.split("/"))
+    for change in changes:
+        if _first_of(versions.doc(change.old, change.path), followed):
+            watched.add(change.path)
+    return changes
+
+
+def _sources(commit: pygit2.Commit, old_tree: pygit2.Tree, watched: set[str]) -> Iterator[_Change]:
+    """The markdown files outside `watched` that `commit` changed or deleted (a file it
+    added cannot be where an entry came from), by libgit2's tree diff: ids only, and a
+    commit that added 100,000 entries in new files costs about a millisecond."""
+    for delta in old_tree.diff_to_tree(commit.tree).deltas:
+        path = delta.old_file.path
+        if delta.status == DeltaStatus.ADDED or path in watched or not path.endswith(".md"):
+            continue
+        change = _change_at(commit, old_tree, path)
+        if change is not None:
+            yield change
+
+
+def _change_at(commit: pygit2.Commit, old_tree: pygit2.Tree | None, path: str) -> _Change | None:
+    """`commit`'s change to `path` against its first parent (None: none, or a merged
+    parent's, as in `_changes`)."""
+    new, old = _blob_id(commit.tree, path), _blob_id(old_tree, path)
+    if new == old:
+        return None
+    if len(commit.parents) > 1 and any(_blob_id(p.tree, path) == new for p in commit.parents[1:]):
+        return None
+    return _Change(path, old, new)
+
+
+def _arrived(versions: _Versions, changes: list[_Change], followed: set[str]) -> bool:
+    """Whether a followed id is in a new version of these files and not in its old one."""
+    for change in changes:
+        news = _first_of(versions.doc(change.new, change.path), followed)
+        olds = _first_of(versions.doc(change.old, change.path), followed)
+        if any(entry_id not in olds for entry_id in news):
+            return True
+    return False
 
 
 def _changes(
@@ -125,12 +209,9 @@ def _changes(
     for path in changed_paths(repo, old_tree, commit.tree):
         if not path.endswith(".md"):
             continue
-        new = _blob_id(commit.tree, path)
-        if len(commit.parents) > 1 and any(
-            _blob_id(p.tree, path) == new for p in commit.parents[1:]
-        ):
-            continue
-        yield _Change(path, _blob_id(old_tree, path), new)
+        change = _change_at(commit, old_tree, path)
+        if change is not None:
+            yield change
 
 
 def _blob_id(tree: pygit2.Tree | None, path: str) -> pygit2.Oid | None:
@@ -148,7 +229,9 @@ def _blob_id(tree: pygit2.Tree | None, path: str) -> pygit2.Oid | None:
 
 def _may_touch(versions: _Versions, change: _Change, followed: set[str]) -> bool:
     """Whether the change can have touched a followed entry, from its changed lines."""
-    touched = touched_ids(versions.data(change.old), versions.data(change.new))
+    touched = touched_ids(
+        versions.data(change.old, change.path), versions.data(change.new, change.path)
+    )
     return touched is None or not touched.isdisjoint(followed)
 
 

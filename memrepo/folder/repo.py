@@ -406,7 +406,9 @@ class MemoryFolder:
 
     def documents(self, path: str | None = None) -> Iterator[tuple[str, Document]]:
         """Parsed markdown files at HEAD; unreadable ones are skipped (lint reports them)."""
-        for file_path, data in self.store.iter_files():
+        one = self.store.read(path) if path is not None else None  # one file: not the tree
+        files = [(path, one)] if path is not None and one is not None else []
+        for file_path, data in self.store.iter_files() if path is None else files:
             if not file_path.endswith(".md"):
                 continue
             if path is None and file_path.startswith(SWARM_PREFIX):
@@ -487,7 +489,7 @@ class MemoryFolder:
 
         path, entry_id = parse_ref(ref)
         head = self.store.main_commit()
-        events = entry_history(self.repo, head, entry_id) if head is not None else []
+        events = entry_history(self.repo, head, entry_id, path) if head is not None else []
         if events and events[-1].action != "removed":
             path = events[-1].path  # it moved: the ref may name where it used to be
         current = next((e for e in self.entries(path) if e.id == entry_id), None)
