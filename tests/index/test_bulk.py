@@ -16,7 +16,8 @@ from whoosh import index as whoosh_index
 
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.index.schema import build_schema
-from tests.index.conftest import CORPUS, doc
+
+from .conftest import CORPUS, doc
 
 
 def _docs(count: int) -> list[IndexDoc]:

@@ -56,7 +56,7 @@ def index_held(repo: MemoryRepo) -> Iterator[None]:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         yield
     finally:
-        assert holder.stdin is not None
+        assert holder.stdin is not None and holder.stdout is not None
         holder.stdin.close()
         holder.wait(timeout=30)
         holder.stdout.close()
