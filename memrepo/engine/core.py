@@ -47,6 +47,9 @@ class RepoParts:
         install_secret_rules(folder.config)
         self._items: ItemWriter | None = None
         self._searcher: Searcher | None = None
+        #: Writes of this handle that moved main (see `_index_behind_write`).
+        self._writes = 0
+        self.folder.after_write(self._index_behind_write)
 
     @property
     def root(self) -> Path:
@@ -75,8 +78,6 @@ class RepoParts:
             from memrepo.recall.searcher import Searcher
 
             self._searcher = Searcher(self.folder, lambda: self.items)
-            # Each write of this process brings an open index up to date behind it.
-            self.folder.after_write(self._searcher.keep_current)
             # The team lane reads sync's clones: plugged in here, loaded on first need.
             self._searcher.projection.team_clones = self._team_clones
         return self._searcher
@@ -103,6 +104,17 @@ class RepoParts:
         builder.add_source(TeamContextSource(self.folder))
         builder.add_source(SwarmContextSource(self.swarms))
         return builder
+
+    def _index_behind_write(self) -> None:
+        """The writer keeps the index current (docs/architecture.md §6, issue #28): an
+        open index is brought up to date right behind each write; from a handle's second
+        write on (a server's writer, a host: handles that write again), a built index
+        is opened to be kept current too. A one-shot write (the CLI) leaves the index to
+        the next read, never loading the index code or opening it for one write."""
+        self._writes += 1
+        if self._searcher is None and self._writes < 2:
+            return
+        self.searcher.keep_current(open_built=self._writes > 1)
 
     def close(self) -> None:
         """Finish queued item writes, close the database and the index, and give back

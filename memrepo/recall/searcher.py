@@ -1,7 +1,8 @@
 """The search side of one memory root: the index, its projection, and the lanes.
 
-The index is opened on first use (a process that only writes never pays for it). Once a
-process has it open, each of its writes brings the index up to date right behind the
+The index is opened on first use (a one-shot write never pays for it). Once a handle has
+it open, or writes a second time (a server's writer, a host: the index is opened then if
+it was ever built), each of its writes brings the index up to date right behind the
 write (after the write lock is given back: other writers never wait for the index), so
 a read after a write finds nothing to do (issue #28). A read still applies what changed
 since the index was last synced (another process's commits, files edited in the working
@@ -63,8 +64,11 @@ class Searcher:
         self._listening: ItemWriter | None = None
         self.projection = Projection(folder, self._items)
         self._store: IndexStore | None = None
-        #: The thread that opened the index: its handles are that thread's.
-        self._owner = 0
+        #: Held by a read and by the catch-up behind a write: one thread at a time uses
+        #: the index handles (a server's writer runs on any thread of a pool; an item
+        #: change may come from the item writer's queue). Re-entrant for a read's own
+        #: writes (an item's last use), which `_reading` then leaves to the next read.
+        self._busy = threading.RLock()
         #: Inside a read: a change it makes (an item's last use) waits for the next read.
         self._reading = False
         self._pending = PendingItems()
@@ -86,7 +90,6 @@ class Searcher:
             self._store = IndexStore.open(
                 self.folder.state_dir / INDEX_DIR, rebuild=self.projection.rebuild
             )
-            self._owner = threading.get_ident()
             # The searcher holds segment files open; a MemoryRepo dropped without close()
             # still releases them when it is collected, as files would be.
             self._finalizer = weakref.finalize(self, self._store.close)
@@ -146,6 +149,10 @@ class Searcher:
     def _fresh(self, action: Callable[[IndexStore], T]) -> T:
         """Sync the index, then run `action`; an index deleted or damaged under an open
         store is reopened (rebuilt, with a warning) and the action tried once more."""
+        with self._busy:
+            return self._fresh_held(action)
+
+    def _fresh_held(self, action: Callable[[IndexStore], T]) -> T:
         self._reading = True
         try:
             try:
@@ -181,20 +188,26 @@ class Searcher:
             raise
         self._tell_too_large(store)
 
-    def keep_current(self) -> None:
-        """Bring an open index up to date right behind a write of this process (see the
-        module docstring). An index another writer holds (a rebuild, another process
-        catching up) is left for the next read, as is any failure: the write has landed
-        and never waits for the index or fails for it. An index this process never
-        opened is left alone: a one-shot write does not pay for opening it."""
-        if self._store is None or self._reading or threading.get_ident() != self._owner:
+    def keep_current(self, *, open_built: bool = False) -> None:
+        """Bring the index up to date right behind a write of this handle (see the module
+        docstring). An index another writer holds (a rebuild, another process catching
+        up) is left for the next read, as is any failure: the write has landed and never
+        waits for the index or fails for it. So is an index a read of another thread is
+        using: that read catches up itself. `open_built`: open the index first if it is
+        not open but was built (a handle that writes again: a server's writer)."""
+        if self._reading or not self._busy.acquire(blocking=False):
             return
         try:
-            with self._store.without_waiting():
-                self._sync(self._store)
-            self._store.warm()
+            if self._store is None and not (open_built and index_built(self.folder)):
+                return  # a one-shot write: the next read opens the index and applies it
+            store = self.store()
+            with store.without_waiting():
+                self._sync(store)
+            store.warm()
         except (*_GONE, IndexLocked, StoreError, RecallFailed) as exc:
             _log.info("index left for the next read to catch up: %s", exc)
+        finally:
+            self._busy.release()
 
     def _tell_too_large(self, store: IndexStore) -> None:
         """Warn once per process for each file the index leaves out (too large, or not
@@ -239,6 +252,10 @@ class Searcher:
         return self._fresh(fetch)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
+        with self._busy:
+            return self._reindex(progress)
+
+    def _reindex(self, progress: Callable[[int], None] | None) -> ReindexReport:
         started = time.perf_counter()
         opened_now = self._store is None
         self.projection.last_rebuild = None
@@ -264,13 +281,19 @@ class Searcher:
     def _items_changed(self, change: ItemChange) -> None:
         """Remember which items changed; the next read applies them in one index commit.
 
-        A change made on the thread that owns the open index is applied right away
-        (`keep_current`); one made on another thread (the item writer's queue) waits for
-        the next read, which syncs first (tree diff, worktree, these ids), so a recall
-        never misses a write.
+        It is applied right away (`keep_current`), on whichever thread made it, unless a
+        read is using the index: that read, or the next, syncs first (tree diff,
+        worktree, these ids), so a recall never misses a write.
         """
         self._pending.add(change.item_ids)
         self.keep_current()
+
+
+def index_built(folder: MemoryFolder) -> bool:
+    """Whether an index was ever built for this root (opening one that was not would
+    build it: seconds of work a write must not pay)."""
+    path = folder.state_dir / INDEX_DIR
+    return path.is_dir() and path.with_name(INDEX_DIR + ".json").is_file()
 
 
 class FailedLane:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,9 +37,10 @@ writer.cancel()
 KILLED_BEHIND_THE_COMMIT = """
 import os, sys
 from memrepo import MemoryRepo
+from memrepo.recall.searcher import Searcher
 repo = MemoryRepo.open(sys.argv[1])
-repo.parts.folder.after_write(lambda: os._exit(9))  # before the index's own listener
 repo.recall("warm up")  # opens the index: from now on each write keeps it current
+Searcher.keep_current = lambda *args, **kwargs: os._exit(9)  # killed as the update begins
 repo.remember("the pager rotation moves to Tuesdays")
 """
 
@@ -71,6 +73,23 @@ def test_a_write_is_in_the_index_before_the_next_read(memory_repo: MemoryRepo) -
         waited = time.monotonic() - started
     assert [h.text for h in hits] == ["the staging database lives in Frankfurt"]
     assert waited < INDEX_LOCK_TIMEOUT  # answered at once, not after waiting the writer out
+
+
+def test_a_server_s_writer_that_never_reads_keeps_the_index_current(
+    memory_repo: MemoryRepo,
+) -> None:
+    memory_repo.recall("warm up")  # the index is built (a reader thread's handle opened it)
+    writer = MemoryRepo.open(memory_repo.root)
+    try:
+        # A server runs each write on whichever thread of a pool is free.
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            for n in range(3):
+                pool.submit(writer.remember, f"canary deploy {n} went green").result()
+    finally:
+        writer.close()
+    with index_held(memory_repo):  # the reader cannot catch the index up itself
+        hits = {h.text for h in memory_repo.recall("canary deploy", limit=10).hits}
+    assert hits == {f"canary deploy {n} went green" for n in range(3)}
 
 
 def test_a_reader_answers_from_the_last_committed_index_while_a_writer_holds_it(
