@@ -102,7 +102,10 @@ def entry_history(
     other files a commit changed only where the entry arrived in a followed file (to
     find the file it moved from): `why` then costs what the entry's history does, not
     what the repository holds (issue #28). A ref that names where the entry used to be,
-    or a removed entry, takes the walk over every changed file. Either way a changed file
+    or a removed entry, takes the walk over every changed file. An entry removed from one
+    file and written again in another by a later commit (no move) is then followed from
+    its rewriting: finding its older life would read every file every older commit
+    changed, which is the cost this walk avoids. Either way a changed file
     is read, and parsed only when its changed lines may hold a followed entry
     (`formats.changes.touched_ids`); memory holds a few versions and the events.
     """

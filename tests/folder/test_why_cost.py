@@ -82,3 +82,22 @@ def test_a_move_is_followed_reading_only_the_files_the_commits_changed(tmp_path:
         "folder:topics/t3/file0003.md#deploy-window",
     ):
         assert [e.action for e in mem.why(ref).events] == ["added", "changed", "moved"]
+
+
+def test_an_entry_written_again_elsewhere_is_followed_from_its_rewriting(tmp_path: Path) -> None:
+    """The documented limit of following the ref's file (README, `why REF`): a forget in
+    one commit and a remember in another file later are two lives; the ref's file shows
+    the second, and the ref to the first file, where it is gone, still walks everything."""
+    root = tmp_path / "mem"
+    _wide_repo(root, 20)
+    old, new = root / "topics/t3/file0003.md", root / "topics/t5/file0005.md"
+    line = next(x for x in old.read_text().splitlines() if "deploy-window" in x)
+    old.write_text(old.read_text().replace(line + "\n", ""))
+    _commit(root, "forgot it")
+    new.write_text(new.read_text() + line + "\n")
+    _commit(root, "remembered it again")
+    actions, reads = _why(root, "topics/t5/file0005.md")
+    assert actions == ["added"]
+    assert set(reads) == {"topics/t5/file0005.md"}
+    actions, _ = _why(root, "topics/t3/file0003.md")
+    assert actions == ["added", "changed", "removed", "added"]
