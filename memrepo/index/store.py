@@ -25,9 +25,10 @@ import tempfile
 import time
 import warnings
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,7 @@ class IndexStore:
         self._pin_checked = False
         self._files = IndexFiles()
         self._meta_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        self._printed = _Fingerprints()
 
     # -- opening and rebuilding ------------------------------------------------------
 
@@ -278,7 +280,7 @@ class IndexStore:
             for lane in delete_lanes:
                 writer.delete_by_term("lane", lane)
             for doc in unique.values():
-                writer.update_document(**doc.to_fields())
+                writer.update_document(**stored_fields(doc))
                 bar.advance()
             _commit(writer)
 
@@ -290,13 +292,21 @@ class IndexStore:
         neighbours whose context it changed, not the whole file. Returns how many
         documents were written.
         """
-        wanted: dict[str, dict[str, object]] = {}
+        held = self._fingerprints(repo, files)
+        wanted: set[str] = set()
+        changed: list[dict[str, object]] = []
         for docs in files.values():
             for doc in docs:
-                wanted[doc.ref] = doc.to_fields()
-        held = self._fingerprints(repo, files)
+                if doc.ref in wanted:
+                    continue  # the first of a ref wins, as `entry_docs` keeps it
+                wanted.add(doc.ref)
+                known = self._printed.get(doc)
+                if known is None or known != held.get(doc.ref):
+                    values = stored_fields(doc)
+                    self._printed.put(doc, str(values[FINGERPRINT]))
+                    if held.get(doc.ref) != values[FINGERPRINT]:
+                        changed.append(values)
         stale = [ref for ref in held if ref not in wanted]
-        changed = [values for ref, values in wanted.items() if held.get(ref) != values[FINGERPRINT]]
         if not stale and not changed:
             return 0
         with progress.task(_LABEL, len(changed)) as bar, self._writer() as writer:
@@ -346,7 +356,7 @@ class IndexStore:
         # No total: `docs` is a stream (a rebuild parses the files as it goes).
         with progress.task(_LABEL) as bar, self._writer(limitmb=limitmb) as writer:
             # Whoosh's add_document without its per-posting costs (`_bulk`)
-            count = add_documents(writer, (doc.to_fields() for doc in docs), bar)
+            count = add_documents(writer, (stored_fields(doc) for doc in docs), bar)
             _commit(writer, mergetype=CLEAR)
         gc.collect()  # Whoosh's posting pools are cyclic; free them before the next read
         return count
@@ -650,6 +660,54 @@ class IndexStore:
                 self._lock_depth = 0
         finally:
             os.close(fd)  # closing the descriptor releases the flock
+
+
+#: The repo whose documents' lines are read back from the file they were projected from
+#: (memrepo/recall/projection.py `LineMaps`), not trusted from the index.
+LINES_READ_BACK = "main"
+
+
+def stored_fields(doc: IndexDoc) -> dict[str, object]:
+    """What the index stores for `doc`: its fields, and for the user's own folder a
+    fingerprint that leaves out the line (issue #28). An entry inserted near the top of a
+    file moves every line below it; with the line in the fingerprint each write there
+    rewrote every document of the file (a 500-entry MEMORY.md: 0.8 s of CPU per
+    `remember`). The stored line and commit stay a true pair (where the entry was in
+    that commit); a recall reads the current line back (`LineMaps`)."""
+    if doc.repo != LINES_READ_BACK or not doc.line:
+        return doc.to_fields()
+    values = replace(doc, line=0).to_fields()
+    values["line"] = doc.line
+    return values
+
+
+class _Fingerprints:
+    """The fingerprints of documents this store wrote or checked last, by document (its
+    commit, and for the folder its line, left out as the stored fingerprint leaves them
+    out): a write into a file of 500 entries computed every entry's screened fields
+    (0.15 ms each) to learn that one had changed. A document equal to one seen here has
+    the fingerprint seen; only the documents that changed are screened again."""
+
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        self._seen: OrderedDict[IndexDoc, str] = OrderedDict()
+
+    @staticmethod
+    def _key(doc: IndexDoc) -> IndexDoc:
+        if doc.repo == LINES_READ_BACK:
+            return replace(doc, line=0, commit="")
+        return replace(doc, commit="")
+
+    def get(self, doc: IndexDoc) -> str | None:
+        return self._seen.get(self._key(doc))
+
+    def put(self, doc: IndexDoc, printed: str) -> None:
+        key = self._key(doc)
+        self._seen[key] = printed
+        self._seen.move_to_end(key)
+        if len(self._seen) > self.LIMIT:
+            self._seen.popitem(last=False)
 
 
 def _commit(writer: Any, **kwargs: Any) -> None:

@@ -11,8 +11,12 @@ re-reading that part in full. Nothing here is a source of truth.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+
+import pygit2
 
 from memrepo.errors import StoreError
 from memrepo.folder.repo import MemoryFolder
@@ -38,6 +42,7 @@ __all__ = [
     "ITEMS_KEY",
     "MAIN",
     "WORKTREE_KEY",
+    "LineMaps",
     "PendingItems",
     "Projection",
     "entry_docs",
@@ -249,10 +254,12 @@ class Projection:
                 edited = self.folder.store.read_worktree(path)
                 if edited is not None:
                     files[path] = self._file_docs(path, edited, "", too_large)
+                    LINE_MAPS.record(path, edited, files[path])
             elif head is not None:
                 data = self.folder.store.read(path, head)
                 if data is not None:
                     files[path] = self._file_docs(path, data, head_id, too_large)
+                    LINE_MAPS.record(path, data, files[path])
         store.sync_files(MAIN, files)
         if oversized.dump(too_large) != (raw or "{}"):
             store.set_reflected(TOO_LARGE_KEY, oversized.dump(too_large))
@@ -322,3 +329,78 @@ class PendingItems:
     def add(self, item_ids: Iterable[str]) -> None:
         self.ids.update(item_ids)
         self.commits += 1
+
+
+class LineMaps:
+    """Each entry's line in a version of a file, by ref, for the files read last.
+
+    The index keeps a folder document whose only change is its line (an entry inserted
+    above it) as it was, with the commit it was read at (`memrepo.index.store
+    .stored_fields`): rewriting every document below an insertion made each `remember`
+    into a large file cost 0.8 s (issue #28). A recall reads the current line back
+    here. The projection records the files it just read, so the writer pays for the
+    map, not the next recall; a version of a file never projected in this process (a
+    commit another process made) is parsed once. Shared by every handle of the
+    process (a server's writer and its readers), keyed by the file's git blob id.
+    """
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._maps: OrderedDict[tuple[str, str], dict[str, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def record(self, path: str, data: bytes, docs: Iterable[IndexDoc]) -> None:
+        self._keep((path, str(pygit2.hash(data))), {doc.ref: doc.line for doc in docs})
+
+    def lines(self, path: str, data: bytes) -> dict[str, int]:
+        key = (path, str(pygit2.hash(data)))
+        with self._lock:
+            found = self._maps.get(key)
+            if found is not None:
+                self._maps.move_to_end(key)
+                return found
+        docs = entry_docs(path, data, commit="", uncommitted=False)
+        return self._keep(key, {doc.ref: doc.line for doc in docs})
+
+    def _keep(self, key: tuple[str, str], lines: dict[str, int]) -> dict[str, int]:
+        with self._lock:
+            self._maps[key] = lines
+            self._maps.move_to_end(key)
+            while len(self._maps) > self.LIMIT:
+                self._maps.popitem(last=False)
+        return lines
+
+
+LINE_MAPS = LineMaps()
+
+
+def line_now(
+    folder: MemoryFolder, reflected: str | None, path: str, ref: str, commit: str | None
+) -> tuple[int, str | None] | None:
+    """(line, commit) where `ref` is now: in the working tree (`commit` None: read from
+    it), or in the commit the index reflects; None when the stored pair still holds (the
+    file is the same there) or the entry cannot be found."""
+    store = folder.store
+    if commit is None:
+        data = store.read_worktree(path)
+    else:
+        if not reflected or commit == reflected:
+            return None
+        now, then = store.commit_by_id(reflected), store.commit_by_id(commit)
+        if now is None or _blob_id(now, path) == _blob_id(then, path):
+            return None  # the file did not change since the document was read
+        data = store.read(path, now)
+    if data is None:
+        return None
+    line = LINE_MAPS.lines(path, data).get(ref)
+    return None if line is None else (line, reflected if commit is not None else None)
+
+
+def _blob_id(commit: pygit2.Commit | None, path: str) -> str | None:
+    if commit is None:
+        return None
+    try:
+        return str(commit.tree[path].id)
+    except KeyError:
+        return None

@@ -41,7 +41,7 @@ from memrepo.recall.oversized import (
     Skipped,
     TooLarge,
 )
-from memrepo.recall.projection import PendingItems, Projection
+from memrepo.recall.projection import MAIN, PendingItems, Projection, line_now
 from memrepo.recall.service import full_hit, run_recall
 from memrepo.recall.visibility import Visibility
 
@@ -234,9 +234,10 @@ class Searcher:
         def search(_store: IndexStore) -> RecallResult:
             chosen = self.lanes(lanes, visibility, explain=explain)
             today = self.folder.clock.now().date()
-            return run_recall(
+            found = run_recall(
                 query, chosen, visibility, limit=limit, detail=detail, today=today, explain=explain
             )
+            return found.model_copy(update={"hits": self._lines_now(_store, found.hits)})
 
         return self._fresh(search)
 
@@ -247,9 +248,29 @@ class Searcher:
         def fetch(store: IndexStore) -> list[RecallHit]:
             found = store.fetch(wanted, filter_terms=visibility.filter_terms())
             by_ref = {hit.ref: hit for hit in found}
-            return [full_hit(ref, by_ref[ref].fields) for ref in wanted if ref in by_ref]
+            hits = [full_hit(ref, by_ref[ref].fields) for ref in wanted if ref in by_ref]
+            return list(self._lines_now(store, hits))
 
         return self._fresh(fetch)
+
+    def _lines_now(self, store: IndexStore, hits: Sequence[RecallHit]) -> tuple[RecallHit, ...]:
+        """Each folder hit with the line its entry is on now, and the commit that holds
+        it there: a document whose only change was its line keeps the line and commit
+        it was read at (`LineMaps`)."""
+        reflected = store.reflected(MAIN)
+        out = []
+        for hit in hits:
+            where = hit.provenance
+            moved = None
+            if where.repo == MAIN and where.path and where.line:
+                commit = None if where.uncommitted else (where.commit or "")
+                moved = line_now(self.folder, reflected, where.path, hit.ref, commit)
+            if moved is not None and (moved[0], moved[1]) != (where.line, where.commit):
+                line, commit_now = moved
+                update = {"line": line, "commit": commit_now or where.commit}
+                hit = hit.model_copy(update={"provenance": where.model_copy(update=update)})
+            out.append(hit)
+        return tuple(out)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
         with self._busy:

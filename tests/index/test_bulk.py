@@ -16,6 +16,7 @@ from whoosh import index as whoosh_index
 
 from memrepo.index import IndexDoc, IndexStore
 from memrepo.index.schema import build_schema
+from memrepo.index.store import stored_fields
 
 from .conftest import CORPUS, doc
 
@@ -67,7 +68,7 @@ def _whoosh_built(directory: Path, docs: list[IndexDoc], limitmb: int) -> Path:
     ix = whoosh_index.create_in(str(directory), build_schema())
     writer = ix.writer(limitmb=limitmb)
     for one in docs:
-        writer.add_document(**one.to_fields())
+        writer.add_document(**stored_fields(one))  # what the store writes (#28)
     writer.commit()
     ix.close()
     return directory
