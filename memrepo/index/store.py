@@ -551,10 +551,16 @@ class IndexStore:
 
     def set_reflected(self, repo: str, commit: str) -> None:
         """Record that the index now reflects ``commit`` of ``repo`` (atomic, durable)."""
+        self.set_reflected_many({repo: commit})
+
+    def set_reflected_many(self, values: Mapping[str, str]) -> None:
+        """`set_reflected` of several keys in one durable write: each write that keeps
+        the index current records its commit and working-tree state (issue #28), and
+        every write of index.json is an fsync."""
         with self._file_lock():
             meta = self._read_meta() or {"schema_version": None}
             reflected = meta.get("reflected")
-            meta["reflected"] = {**(reflected if isinstance(reflected, dict) else {}), repo: commit}
+            meta["reflected"] = {**(reflected if isinstance(reflected, dict) else {}), **values}
             self._write_meta(meta)
 
     # -- plumbing ----------------------------------------------------------------------

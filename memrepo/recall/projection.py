@@ -236,8 +236,7 @@ class Projection:
             return
         paths = {p for p in changed if indexed_path(p)} | dirty | was_dirty
         self._project_paths(store, paths, dirty, head_id)
-        store.set_reflected(MAIN, head_id)
-        store.set_reflected(WORKTREE_KEY, json.dumps(sorted(dirty)))
+        store.set_reflected_many({MAIN: head_id, WORKTREE_KEY: json.dumps(sorted(dirty))})
 
     def _project_paths(
         self, store: IndexStore, paths: set[str], dirty: set[str], head_id: str
