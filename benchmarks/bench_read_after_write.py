@@ -11,8 +11,13 @@ Budgets (issue #28, "The writer keeps the index current"), at each --sizes corpu
 One process, as a host or a server holds its repo: the index is open (a first recall)
 before anything is timed, so every write brings it up to date behind itself.
 
+With --memory-md N, also `remember` with no file (into MEMORY.md, near its top, so each
+write moves every line below it) when MEMORY.md holds N entries, p50 against git
+add+commit of a line appended to that file: the case where a write's index update used
+to rewrite the whole file.
+
 Usage: python benchmarks/bench_read_after_write.py [--sizes 1000,10000] [--writes 30]
-       [--rounds 3] [--json]
+       [--rounds 3] [--memory-md 500] [--json]
 """
 
 from __future__ import annotations
@@ -104,19 +109,67 @@ def measure(entries: int, writes: int, rounds: int) -> dict[str, Any]:
     }
 
 
+def memory_md(entries: int, writes: int, rounds: int) -> dict[str, Any]:
+    """`remember` into a MEMORY.md of `entries` entries, index kept current (see above)."""
+    from memrepo import MemoryRepo
+
+    runs = []
+    for r in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="memrepo-bench-md-") as tmp:
+            root = Path(tmp) / "repo"
+            MemoryRepo.init(root).close()
+            memory = root / "MEMORY.md"
+            facts = "".join(f"- fact {n} about subsystem {n % 37}\n" for n in range(entries))
+            memory.write_text(memory.read_text() + "\n## Facts\n" + facts)
+            git(root, "commit", "-qam", "a person's list")
+            repo = MemoryRepo.open(root)
+            try:
+                repo.recall("subsystem")
+                pairs = [
+                    timed_pair(partial(repo.remember, f"reactor note {r}-{n}", by="agent"))
+                    for n in range(writes)
+                ]
+            finally:
+                repo.close()
+            times = []
+            for n in range(writes):
+                with memory.open("a", encoding="utf-8") as out:
+                    out.write(f"- a line added by hand {n}\n")
+                start = time.perf_counter()
+                git(root, "add", "MEMORY.md")
+                git(root, "commit", "-q", "-m", f"hand edit {n}")
+                times.append((time.perf_counter() - start) * 1000)
+        runs.append(
+            {
+                "write": statistics.median(w for w, _ in pairs),
+                "write_cpu": statistics.median(c for _, c in pairs),
+                "git": statistics.median(times),
+            }
+        )
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    return {
+        "entries": entries,
+        **{f"{k}_ms": round(v, 2) for k, v in med.items()},
+        "remember_vs_git": round(med["write"] / med["git"], 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--writes", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--memory-md", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sizes = [measure(int(s), args.writes, args.rounds) for s in args.sizes.split(",")]
-    report = {
+    report: dict[str, Any] = {
         "sizes": sizes,
         "budget_recall_after_write": RECALL_BUDGET,
         "budget_remember_vs_git": WRITE_BUDGET,
     }
+    if args.memory_md:
+        report["memory_md"] = memory_md(args.memory_md, args.writes, args.rounds)
     if args.json:
         print(json.dumps(report))
         return
@@ -127,6 +180,13 @@ def main() -> None:
             f" = {s['recall_after_write_ratio']}x (budget {RECALL_BUDGET}x); remember "
             f"{s['write_ms']:.1f} ms ({s['write_cpu_ms']:.1f} CPU) vs git add+commit "
             f"{s['git_ms']:.1f} ms = {s['remember_vs_git']}x (budget {WRITE_BUDGET}x)"
+        )
+    if "memory_md" in report:
+        m = report["memory_md"]
+        print(
+            f"MEMORY.md of {m['entries']} entries: remember {m['write_ms']:.1f} ms "
+            f"({m['write_cpu_ms']:.1f} CPU) vs git add+commit {m['git_ms']:.1f} ms "
+            f"= {m['remember_vs_git']}x"
         )
 
 
