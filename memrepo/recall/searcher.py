@@ -265,7 +265,7 @@ class Searcher:
             if where.repo == MAIN and where.path and where.line:
                 commit = None if where.uncommitted else (where.commit or "")
                 moved = line_now(self.folder, reflected, where.path, hit.ref, commit)
-            if moved is not None and (moved[0], moved[1]) != (where.line, where.commit):
+            if moved is not None and moved[0] != where.line:  # else the stored pair holds
                 line, commit_now = moved
                 update = {"line": line, "commit": commit_now or where.commit}
                 hit = hit.model_copy(update={"provenance": where.model_copy(update=update)})
