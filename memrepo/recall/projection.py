@@ -10,13 +10,13 @@ re-reading that part in full. Nothing here is a source of truth.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-
-import pygit2
+from typing import Any
 
 from memrepo.errors import StoreError
 from memrepo.folder.repo import MemoryFolder
@@ -350,10 +350,10 @@ class LineMaps:
         self._lock = threading.Lock()
 
     def record(self, path: str, data: bytes, docs: Iterable[IndexDoc]) -> None:
-        self._keep((path, str(pygit2.hash(data))), {doc.ref: doc.line for doc in docs})
+        self._keep((path, _git_blob_id(data)), {doc.ref: doc.line for doc in docs})
 
     def lines(self, path: str, data: bytes) -> dict[str, int]:
-        key = (path, str(pygit2.hash(data)))
+        key = (path, _git_blob_id(data))
         with self._lock:
             found = self._maps.get(key)
             if found is not None:
@@ -396,10 +396,18 @@ def line_now(
     return None if line is None else (line, reflected if commit is not None else None)
 
 
-def _blob_id(commit: pygit2.Commit | None, path: str) -> str | None:
+def _blob_id(commit: Any, path: str) -> str | None:
+    """The blob id of `path` in `commit` (a pygit2 commit; typed loosely: only the
+    git layers import pygit2, tests/test_architecture.py)."""
     if commit is None:
         return None
     try:
         return str(commit.tree[path].id)
     except KeyError:
         return None
+
+
+def _git_blob_id(data: bytes) -> str:
+    """The id git gives `data` as a blob (what pygit2.hash says; only the git layers
+    import pygit2, tests/test_layers.py)."""
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
