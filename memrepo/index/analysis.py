@@ -264,6 +264,11 @@ def _kept_terms(text: str, stemmed: bool) -> tuple[str, ...]:
 def _analyzed(text: str, stemmed: bool) -> tuple[str, ...]:
     if text.isascii():
         return _ascii_terms(text, stemmed)
+    return _general_terms(text, stemmed)
+
+
+def _general_terms(text: str, stemmed: bool) -> tuple[str, ...]:
+    """The terms of any text through the general groups (the ASCII road must match it)."""
     terms: list[str] = []
     for group in _general_groups(text):
         if stemmed:

@@ -18,10 +18,9 @@ from memrepo.index.analysis import (
     MAX_TERM_CHARS,
     _ascii_groups,
     _general_groups,
+    _general_terms,
     analyze,
-    cjk_units,
     split_groups,
-    stem,
 )
 
 _PIECES = st.sampled_from(
@@ -47,17 +46,7 @@ _ANY_TEXT = st.lists(st.one_of(_PIECES, _NON_ASCII, st.text(max_size=8)), max_si
 
 def _reference(text: str, stemmed: bool) -> list[str]:
     """`analyze` as it was before the ASCII road: every text through the general groups."""
-    terms: list[str] = []
-    for group in _general_groups(text):
-        if stemmed:
-            terms.extend(stem(part) for part in group.parts)
-            continue
-        if group.whole:
-            terms.append(group.whole)
-        terms.extend(group.parts)
-        for run in group.cjk:
-            terms.extend(cjk_units(run))
-    return terms
+    return list(_general_terms(text, stemmed))
 
 
 @settings(max_examples=400, deadline=None)
