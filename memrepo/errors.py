@@ -49,10 +49,14 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     |   +-- ReviewNotFound          no review branch by that name
     |   +-- ReviewConflict          main moved in a way that conflicts with the review
     +-- TransferError               an export, restore or import could not proceed
-        +-- TargetExists            the export file or restore folder already exists
-        +-- DecryptionFailed        wrong passphrase, or the file was tampered with
-        +-- ArchiveCorrupt          truncated, reordered or otherwise damaged archive
-        +-- ImportSourceError       the folder or file to import cannot be read as that format
+    |   +-- TargetExists            the export file or restore folder already exists
+    |   +-- DecryptionFailed        wrong passphrase, or the file was tampered with
+    |   +-- ArchiveCorrupt          truncated, reordered or otherwise damaged archive
+    |   +-- ImportSourceError       the folder or file to import cannot be read as that format
+    +-- MeaningError                the meaning lane cannot run; recall answers lexically
+        +-- ModelUnavailable        the embedding model is missing, broken or not installed
+        +-- EmbeddingFailed         the model gave a vector that is not a number (NaN)
+        +-- VectorsDamaged          the vector file is damaged or from another model; reindex
 
 Each error carries the context a caller needs (path, commit, ref) as attributes and a
 message that says what happened and how to fix it.
@@ -450,3 +454,39 @@ class CallCancelled(MemrepoError):
 
     def __init__(self) -> None:
         super().__init__("the call was cancelled before it wrote anything; nothing was written")
+
+
+class MeaningError(MemrepoError):
+    """The meaning lane (issue #29) cannot run; recall keeps answering lexically."""
+
+
+class ModelUnavailable(MeaningError):
+    """The embedding model cannot be loaded: not installed, missing, or broken."""
+
+    def __init__(self, model: str, reason: str) -> None:
+        super().__init__(f"embedding model {model!r} cannot be used: {reason}")
+        self.model = model
+
+
+class EmbeddingFailed(MeaningError):
+    """The model gave a vector that is not a number (NaN, infinite or zero) for a text."""
+
+    def __init__(self, model: str, position: int) -> None:
+        # The text itself is not quoted: it may be a private item's.
+        super().__init__(
+            f"embedding model {model!r} gave no usable vector (NaN) for text {position + 1} "
+            "of the batch; the model file may be damaged: name another model"
+        )
+        self.model = model
+        self.position = position
+
+
+class VectorsDamaged(MeaningError):
+    """The vector file cannot be read as this model's vectors; rebuild it."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(
+            f"meaning vectors at {path} cannot be used ({reason}); "
+            "rebuild them with `memrepo reindex`"
+        )
+        self.path = path
