@@ -46,6 +46,11 @@ class Explanation(Frozen):
     lanes: dict[str, float] = Field(default_factory=dict)
     reader_boost: float = 1.0
     score: float = 0.0
+    #: With a calibrated lane (the meaning lane, issue #29) the score is a blend: this
+    #: lexical relevance (0-1) plus each such lane's share in `lanes`, made from its own
+    #: score here (a cosine) rescaled over the candidates.
+    lexical: float | None = None
+    calibrated: dict[str, float] = Field(default_factory=dict)
 
 
 class RecallHit(Frozen):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeGuard
 
 from whoosh.query import Query
 
@@ -32,6 +32,33 @@ class Lane(Protocol):
     def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> Sequence[LaneHit]:
         """At most `limit` hits, best first."""
         ...
+
+
+CALIBRATED_FIELD = "_calibrated"
+"""The key under which a calibrated lane puts a hit's score (a cosine, say) in its fields."""
+
+
+class CalibratedLane(Lane, Protocol):
+    """A lane whose hits carry a calibrated score (`CALIBRATED_FIELD`, comparable across
+    queries and documents, higher is better), which fusion blends with the lexical
+    relevance instead of fusing by rank (`memrepo.recall.fusion.blend`; issue #29: rank
+    fusion at today's depth threw a dense lane's signal away). `weight` is the share of
+    its rescaled score in the blend. Fusion asks it to score the other lanes'
+    candidates too, so every document of the union is blended on the same scale."""
+
+    calibrated: Literal[True]
+
+    def scores(
+        self, query: PlainQuery, visibility: Visibility, hits: Sequence[LaneHit]
+    ) -> list[float | None]:
+        """The score of each of `hits` (other lanes' hits of this query), or None for
+        a document this lane does not hold or may not show `visibility`'s reader."""
+        ...
+
+
+def is_calibrated(lane: Lane) -> TypeGuard[CalibratedLane]:
+    """Whether fusion blends `lane` by score (it says `calibrated = True`)."""
+    return getattr(lane, "calibrated", False) is True and callable(getattr(lane, "scores", None))
 
 
 LABEL_BOOST = 1.5

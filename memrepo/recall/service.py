@@ -10,8 +10,15 @@ from typing import Any
 from memrepo.errors import InvalidArgument, RecallFailed
 from memrepo.index import PlainQuery, build_query
 from memrepo.models.recall import Detail, Explanation, Provenance, RecallHit, RecallResult
-from memrepo.recall.fusion import Fused, fuse
-from memrepo.recall.lanes import EXPLAIN_FIELD, SCORE_FIELD, Lane, LaneHit
+from memrepo.recall.fusion import BLEND_DEPTH, Fused, blend, fuse
+from memrepo.recall.lanes import (
+    EXPLAIN_FIELD,
+    SCORE_FIELD,
+    CalibratedLane,
+    Lane,
+    LaneHit,
+    is_calibrated,
+)
 from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
 
@@ -58,12 +65,12 @@ def run_recall(
     plain = build_query(query, today)
     if plain.is_empty or not lanes:
         return RecallResult(query=query)
-    results, errors = _search_lanes(plain, lanes, visibility, limit * LANE_DEPTH)
+    calibrated = {lane.name: lane for lane in lanes if is_calibrated(lane)}
+    depth = max(limit * LANE_DEPTH, BLEND_DEPTH) if calibrated else limit * LANE_DEPTH
+    results, errors = _search_lanes(plain, lanes, visibility, depth)
     if errors and not results:
         raise RecallFailed(errors)
-    weights = {lane.name: lane.weight for lane in lanes}
-    boosted = {lane.name for lane in lanes if getattr(lane, "ranked_by_score", False)}
-    fused = fuse(results, weights, boost=visibility.context_boost, boosted=boosted)[:limit]
+    fused = _fuse(results, lanes, calibrated, plain, visibility, errors)[:limit]
     best = fused[0].score if fused else 1.0
     scored = [f.hit.fields.get(SCORE_FIELD) for f in fused]
     best_scored = max((float(v) for v in scored if isinstance(v, float)), default=0.0)
@@ -74,6 +81,39 @@ def run_recall(
             for hit, f in zip(hits, fused, strict=True)
         )
     return RecallResult(query=query, hits=hits, lane_errors=errors)
+
+
+def _fuse(
+    results: Mapping[str, list[LaneHit]],
+    lanes: Sequence[Lane],
+    calibrated: Mapping[str, CalibratedLane],
+    plain: PlainQuery,
+    visibility: Visibility,
+    errors: dict[str, str],
+) -> list[Fused]:
+    """The ranked lanes fused by rank, then blended with the calibrated lanes' hits
+    (`fusion.blend`), if any answered. A calibrated lane that fails to score the other
+    lanes' candidates adds nothing to them and its failure joins `errors`: recall
+    answers with what it has, as when a lane fails outright."""
+    weights = {lane.name: lane.weight for lane in lanes}
+    boosted = {lane.name for lane in lanes if getattr(lane, "ranked_by_score", False)}
+    ranked = {name: hits for name, hits in results.items() if name not in calibrated}
+    fused = fuse(ranked, weights, boost=visibility.context_boost, boosted=boosted)
+    scored = {name: results[name] for name in calibrated if name in results}
+    if not scored:
+        return fused
+
+    def rescore(name: str, hits: Sequence[LaneHit]) -> Sequence[float | None]:
+        try:
+            found = list(calibrated[name].scores(plain, visibility, hits))
+            if len(found) != len(hits):
+                raise ValueError(f"{len(found)} scores for {len(hits)} hits")
+        except Exception as exc:  # a host's lane may fail: reported, as in _search_lanes
+            errors[name] = f"{type(exc).__name__}: {exc}"
+            return [None] * len(hits)
+        return found
+
+    return blend(fused, scored, weights, rescore=rescore, boost=visibility.context_boost)
 
 
 def _search_lanes(
@@ -103,11 +143,14 @@ def _to_hit(
 ) -> RecallHit:
     """`relevance` of an index hit is its score over the best index hit's (BM25F is
     comparable across the shared lanes); a host lane's is its fused rank score over the
-    best one's."""
+    best one's; a blended hit's (a calibrated lane took part) its blended score over the
+    best one's, so relevance falls as the list goes down."""
     fields: Mapping[str, object] = fused.hit.fields
     text = fused.hit.text
     own = fields.get(SCORE_FIELD)
-    if isinstance(own, float) and best_scored > 0:
+    if fused.parts is not None:
+        relevance = round(min(1.0, fused.score / best), 6) if best > 0 else 0.0
+    elif isinstance(own, float) and best_scored > 0:
         relevance = round(min(1.0, own / best_scored), 6)
     else:
         relevance = round(fused.score / best, 6) if best else 0.0
@@ -150,6 +193,7 @@ def explanation(fused: Fused, plain: PlainQuery, visibility: Visibility) -> Expl
     terms: dict[str, float] = dict(scored.get("terms", {}))
     lanes = {lane: round(value, 6) for lane, value in fused.contributions.items()}
     index_score = scored.get("index_score")
+    parts = fused.parts
     return Explanation(
         matched=matches(plain, fields, terms.keys()).as_dict(),
         index_score=round(float(index_score), 4) if index_score is not None else None,
@@ -158,4 +202,6 @@ def explanation(fused: Fused, plain: PlainQuery, visibility: Visibility) -> Expl
         lanes=lanes,
         reader_boost=visibility.context_boost(fields),
         score=fused.score,
+        lexical=round(parts.lexical, 6) if parts is not None else None,
+        calibrated={k: round(v, 6) for k, v in parts.calibrated.items()} if parts else {},
     )
