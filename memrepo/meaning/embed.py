@@ -1,0 +1,183 @@
+"""Entry vectors from line vectors: the meaning lane's cheap way to embed context
+(issue #29, docs/architecture.md §6).
+
+An entry is one short line; what it means often sits in the lines around it, which is
+why the index reads each entry with its context (`recall.entry_context`: neighbours in
+its section, heading path and file description, speaker label). Embedding that context
+again for every entry cost 58 CPU-s per 1,000 entries when measured; embedding each
+distinct line once and mixing the entry's vector from its own and its neighbours' line
+vectors cost 10 and ranked as well or better (`../shared/research/recall.md`). So:
+
+- `entry_parts(doc, mix)`: what an index document's vector is made of, as (text, weight):
+  its own words without their ``Name:`` lead, its context segments exactly as the index
+  holds them (so a neighbour's words are the same text, and the same line vector, as
+  that neighbour's own), and its label. Every text is screened for secrets first, as
+  the index screens what it stores, so neither a vector nor a content hash is made from
+  a secret. The date is left out: the lexical lane has a date field, and a date carries
+  little meaning for a sentence model.
+- `update_vectors(store, docs, embedder, ...)`: records each document's parts, embeds
+  the lines the store does not hold yet (each once, shortest first, in steps), and
+  reports the steps to `memrepo.progress` (the CLI shows a bar, MCP sends progress). A
+  `remember` passes its one new document and embeds its one line. Interrupted (Ctrl-C,
+  a cancelled call: any exception out of a step), what was embedded stays in the store,
+  is saved when `save_to` is given, and the next call embeds only the rest.
+
+Texts the model cannot mean anything by still get a vector (the tokenizer maps unknown
+scripts to its unknown token) and a text of 100,000 characters is cut to the model's
+window; an entry with no words at all has no vector and counts as skipped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memrepo import progress
+from memrepo.hygiene.secrets import redact_secrets
+from memrepo.index import IndexDoc
+from memrepo.meaning.model import TextEmbedder
+from memrepo.meaning.vectors import VectorStore, text_key
+from memrepo.recall.entry_context import CONTEXT_CHARS
+
+
+@dataclass(frozen=True, slots=True)
+class Mix:
+    """How much each part weighs beside the entry's own line (1.0). `context` scales the
+    index's own context weights (`recall.entry_context.NEIGHBOUR_WEIGHTS`: 0.25 and 0.2
+    for the lines just before and after, 0.175 and 0.14 two away, 0.2 for the heading;
+    a list of facts weighs 0.3 of that): at 2.0 the lines beside an entry weigh about
+    0.5 and those two away about 0.3, the mix the prototype measured."""
+
+    context: float = 2.0
+    label: float = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedReport:
+    """What one `update_vectors` did."""
+
+    entries: int
+    """Entries the store holds a recipe for after the call."""
+    embedded: int
+    """Texts sent to the model by this call."""
+    waiting: int
+    """Entries still waiting for a line's vector (the call was interrupted before)."""
+    dropped: int
+    """Entries forgotten because they are gone (a complete update only)."""
+    skipped: int
+    """Documents with nothing to embed (no words once screened)."""
+
+
+#: Lines per step: one progress report and one chance to stop between steps.
+STEP = 256
+#: A long first embed saves what it has at most this often (seconds), so a killed
+#: process loses at most this much work.
+CHECKPOINT_SECONDS = 30.0
+
+
+def update_vectors(
+    store: VectorStore,
+    docs: Iterable[IndexDoc],
+    embedder: TextEmbedder,
+    *,
+    complete: bool = False,
+    mix: Mix = Mix(),
+    save_to: Path | None = None,
+    step: int = STEP,
+) -> EmbedReport:
+    """Bring `store` up to date with `docs` (see the module docstring). With
+    `complete`, `docs` is every document there is, and entries not among them go."""
+    if (store.model, store.dim) != (embedder.name, embedder.dim):
+        raise ValueError(f"vectors of {store.model!r} cannot take {embedder.name!r}'s")
+    seen: list[str] = []
+    texts: dict[str, str] = {}
+    skipped = 0
+    for doc in docs:
+        parts = entry_parts(doc, mix)
+        if not parts:
+            skipped += 1
+            continue
+        seen.append(doc.ref)
+        keyed = {text_key(text): text for text, _weight in parts}
+        texts.update(keyed)
+        store.set_entry(doc.ref, tuple(zip(keyed, (w for _t, w in parts), strict=True)))
+    dropped = store.drop_entries_except(seen) if complete else 0
+    embedded = _embed_missing(store, embedder, texts, save_to, step)
+    if save_to is not None:
+        store.save(save_to)
+    return EmbedReport(
+        entries=store.entry_count(), embedded=embedded, waiting=len(store.refs_waiting()),
+        dropped=dropped, skipped=skipped,
+    )  # fmt: skip
+
+
+def _embed_missing(
+    store: VectorStore,
+    embedder: TextEmbedder,
+    texts: dict[str, str],
+    save_to: Path | None,
+    step: int,
+) -> int:
+    """Embed every line an entry waits for and `texts` holds, in steps; a step's
+    vectors are kept the moment it ends, so an interruption loses at most one step."""
+    waiting = store.missing_lines(
+        key for ref in store.refs_waiting() for key, _w in store.entry_parts(ref) or ()
+    )
+    todo = [key for key in waiting if key in texts]
+    todo.sort(key=lambda key: len(texts[key]))
+    done = 0
+    saved = time.monotonic()
+    with progress.task("embedding lines for the meaning lane", total=len(todo)) as bar:
+        try:
+            for start in range(0, len(todo), step):
+                keys = todo[start : start + step]
+                store.add_lines(keys, embedder.embed([texts[key] for key in keys]))
+                done += len(keys)
+                bar.advance(len(keys))
+                if save_to is not None and time.monotonic() - saved > CHECKPOINT_SECONDS:
+                    store.save(save_to)
+                    saved = time.monotonic()
+        except BaseException:
+            if save_to is not None and done:
+                store.save(save_to)
+            raise
+    return done
+
+
+def entry_parts(doc: IndexDoc, mix: Mix = Mix()) -> list[tuple[str, float]]:
+    """The texts `doc`'s vector is mixed from, with their weights, own words first;
+    empty when the document has no words to embed."""
+    own = _screened(_unlabelled(doc.text, doc.label)[:CONTEXT_CHARS])
+    if not _wordy(own):
+        return []
+    parts: dict[str, float] = {own: 1.0}
+    for text, weight in doc.context:
+        screened = _screened(text)
+        if weight > 0 and _wordy(screened):
+            parts[screened] = parts.get(screened, 0.0) + weight * mix.context
+    label = _screened(doc.label)
+    if mix.label > 0 and _wordy(label):
+        parts[label] = parts.get(label, 0.0) + mix.label
+    return list(parts.items())
+
+
+def _unlabelled(text: str, label: str) -> str:
+    """`text` without its ``Name:`` lead, as `recall.entry_context` gives a neighbour's
+    words: so an entry's own line and the same line lent as a neighbour are one text."""
+    stripped = text.lstrip()
+    if label and stripped.startswith(label) and stripped[len(label) :].lstrip().startswith(":"):
+        return stripped[len(label) :].lstrip(" :")
+    return text
+
+
+def _wordy(text: str) -> bool:
+    """Whether `text` has a letter or digit in any script: what the write path asks of
+    a memory (docs/architecture.md §3), so punctuation or invisible characters alone
+    are no entry to embed."""
+    return any(char.isalnum() for char in text)
+
+
+def _screened(text: str) -> str:
+    return redact_secrets(text)[0] if text else text
