@@ -30,15 +30,12 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import IndexError as WhooshIndexError
 from whoosh.index import LockError
-from whoosh.matching.wrappers import FilterMatcher
 from whoosh.query import And, NullQuery, Or, Query, Term
-from whoosh.reading import SegmentReader, TermNotFound
 from whoosh.scoring import BM25F
 from whoosh.writing import CLEAR
 
@@ -46,6 +43,7 @@ from memrepo import progress
 from memrepo._platform import fcntl
 from memrepo.errors import InvalidArgument
 from memrepo.index._bulk import add_documents
+from memrepo.index._masks import BOOLEAN_FIELDS, FilterKey, SegmentMasks
 from memrepo.index._screen import screen_value
 from memrepo.index._storage import IndexFiles, IndexFileStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
@@ -57,8 +55,7 @@ __all__ = ["IndexHit", "IndexStore", "Rebuild"]
 Rebuild = Callable[["IndexStore"], None]
 """Refills an empty store (``bulk_load`` and ``set_reflected``) from git and the items."""
 
-_BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})
-FILTER_FIELDS = frozenset(ID_FIELDS) | _BOOLEAN_FIELDS
+FILTER_FIELDS = frozenset(ID_FIELDS) | BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
 _LABEL = "indexing documents"
 BULK_LIMIT_MB = 24
@@ -73,7 +70,7 @@ WEIGHTING = BM25F(B=0.3, K1=1.2)
 _SCORING = FastBM25F(B=WEIGHTING.B, K1=WEIGHTING.K1)
 _FILTER_CACHE = 64
 _KNOWN_CACHE = 4096
-_FilterKey = frozenset[tuple[str, frozenset[str]]]
+_T = TypeVar("_T")
 # Errors a damaged or vanished index raises while it is opened or read. Whoosh does not
 # wrap them, so a truncated segment shows up as any of these; a segment changed in place
 # under an open store too (its pieces not read yet fail, see `_storage`), and its bytes
@@ -114,7 +111,8 @@ class IndexStore:
         self._searcher: Any = None
         # Filter doc-id sets of the current searcher (visibility repeats across recalls;
         # Whoosh would otherwise re-walk every filter posting list on every search).
-        self._denied: dict[_FilterKey, set[int]] = {}
+        self._denied: dict[FilterKey, set[int]] = {}
+        self._masks = SegmentMasks()
         # Whether the current searcher holds a term, by (field, term): every recall asks
         # it of its words twice (prefix and label), and words repeat across recalls.
         self._known: dict[tuple[str, str], bool] = {}
@@ -414,29 +412,39 @@ class IndexStore:
         hits: list[IndexHit] = self._read(run)
         return hits
 
-    def _denied_docs(self, searcher: Any, key: _FilterKey) -> set[int]:
+    def _denied_docs(self, searcher: Any, key: FilterKey) -> set[int]:
         """The doc numbers failing some filter clause, cached for this searcher.
 
         A filter is turned into its complement: for each field, the values the index
         holds that the filter does not allow (other workspaces, private items, other
         tasks' items...). Those postings are usually few, while the allowed ones are
-        nearly every document, and walking those made a one-shot recall slow.
+        nearly every document, and walking those made a one-shot recall slow. Each
+        segment's part is kept across commits (`memrepo.index._masks`).
         """
         found = self._denied.get(key)
         if found is None:
-            reader = searcher.reader()
-            found = set()
-            for fieldname, values in key:
-                allowed = set(values)
-                if fieldname in _BOOLEAN_FIELDS:
-                    present = {"yes", "no"}
-                else:
-                    present = {term.decode("utf-8") for term in reader.lexicon(fieldname)}
-                for value in sorted(present - allowed):
-                    found.update(_term_docs(searcher, fieldname, value))
+            found = self._masks.denied(searcher, key)
             if len(self._denied) >= _FILTER_CACHE:
                 self._denied.clear()
             self._denied[key] = found
+        return found
+
+    def scan(
+        self,
+        action: Callable[[Any, set[int]], _T],
+        *,
+        filter_terms: Mapping[str, Collection[str]],
+    ) -> _T:
+        """Run ``action(searcher, denied)`` on the commit a search would read, ``denied``
+        the doc numbers failing ``filter_terms`` (cached per commit, as for a search):
+        for a lane that scores documents itself under the same visibility (the meaning
+        lane, issue #29). A damaged index is handled as for a search."""
+        allow = _filter_key(filter_terms)
+
+        def run(searcher: Any) -> _T:
+            return action(searcher, self._denied_docs(searcher, allow) if allow else set())
+
+        found: _T = self._read(run)
         return found
 
     def fetch(
@@ -735,40 +743,6 @@ def _term_scores(searcher: Any, hit: Any) -> dict[str, float]:
     return scores
 
 
-def _term_docs(searcher: Any, fieldname: str, value: str) -> Iterable[int]:
-    """The doc numbers holding ``fieldname:value``, a posting block at a time.
-
-    Whoosh's `docs_for_query` yields them one by one through three generator layers; a
-    filter's complement can be tens of thousands of documents (at 100,000 entries, 16,000
-    for a default reader: 20 ms of a one-shot recall, paid again by the first recall
-    after every commit). Deleted documents may be included: a mask of them is harmless.
-    """
-    reader = searcher.reader()
-    if type(reader) is SegmentReader:
-        try:
-            matcher = reader.postings(fieldname, value)
-        except TermNotFound:
-            return ()
-        if isinstance(matcher, FilterMatcher):
-            matcher = matcher.child
-        if type(matcher) is W3LeafMatcher:
-            ids: list[int] = []
-            while matcher.is_active():
-                ids.extend(_block_ids(matcher))
-                matcher._next_block()
-            return ids
-    found: Iterable[int] = searcher.docs_for_query(Term(fieldname, value))
-    return found
-
-
-def _block_ids(matcher: Any) -> Sequence[int]:
-    """The ids of the matcher's current block from its current place on."""
-    if matcher._ids is None:
-        matcher._read_ids()
-    block: Sequence[int] = matcher._ids[matcher._i :]
-    return block
-
-
 def _check_fields(mapping: Mapping[str, Collection[str]]) -> None:
     unknown = set(mapping) - FILTER_FIELDS
     if unknown:
@@ -778,7 +752,7 @@ def _check_fields(mapping: Mapping[str, Collection[str]]) -> None:
         )
 
 
-def _filter_key(filter_terms: Mapping[str, Collection[str]]) -> _FilterKey:
+def _filter_key(filter_terms: Mapping[str, Collection[str]]) -> FilterKey:
     """All fields must match one of their values; an empty value set matches nothing."""
     _check_fields(filter_terms)
     return frozenset((field, frozenset(values)) for field, values in filter_terms.items())

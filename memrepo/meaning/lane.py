@@ -1,0 +1,242 @@
+"""The meaning lane: recall by what a question means, not the words it shares (issue #29).
+
+A `MeaningLane` is a `CalibratedLane` (`memrepo.recall.lanes`): its hits carry their
+cosine with the question, and fusion blends that with the lexical relevance
+(`memrepo.recall.fusion.blend`) instead of fusing by rank, which threw the signal away.
+
+What it scores is what the index holds: the documents of the shared Whoosh index that
+pass the reader's visibility, as the index lanes filter them (`Visibility.filter_terms`,
+applied through the index's own filter masks, `IndexStore.scan`), and only those of the
+index lanes it covers (a caller that shuts the team lane shuts it here too). A document
+that may not be recalled in a context is therefore never scored there: workspace, team,
+private and third-party rules are the index's, not a copy of them. The vector store
+(`memrepo.meaning.vectors.VectorStore`) holds an entry vector per document ref; the
+search is asked for the rows of visible documents only (its mask).
+
+Whoosh segments never change once written, so the ref of each document number is read
+once per segment and kept (`MeaningSearch`); a commit adds a segment and deletions only
+mask. The row of each document in the vector store is mapped again when a segment, a
+deletion or the store's rows change.
+
+A hit carries the fields an index hit carries (ref, path, line, norm_hash, lane, ...), so
+fusion merges a document both lanes found into one hit, plus its cosine under
+`CALIBRATED_FIELD`; never the index lanes' BM25 score (`SCORE_FIELD`). Fusion asks for
+the cosine of the lexical candidates too (`MeaningLane.scores`): they come from the same
+search, which keeps the `SCORE_DEPTH` nearest visible documents; one further away adds
+nothing to the blend, as the farthest candidate would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from memrepo.index import IndexStore, PlainQuery
+from memrepo.meaning.model import TextEmbedder
+from memrepo.recall.lanes import CALIBRATED_FIELD, SCORE_FIELD, LaneHit
+from memrepo.recall.visibility import Visibility
+
+__all__ = ["LANE", "MEANING_WEIGHT", "EntryVectors", "MeaningLane", "MeaningSearch"]
+
+LANE = "meaning"
+MEANING_WEIGHT = 0.4
+"""The share of the rescaled cosine in the blend (issue #29 measured 0.3-0.5 to carry;
+tuned on REALTALK chats 1-5 in `benchmarks/bench_quality.py --meaning`)."""
+SCORE_DEPTH = 1000
+"""How many of the nearest visible documents one search keeps the cosine of, for fusion
+to blend the lexical candidates with (`MeaningLane.scores`)."""
+INDEX_LANES = ("folder", "memory", "swarm", "team")
+
+Vector = npt.NDArray[np.float32]
+Rows = npt.NDArray[np.int64]
+
+
+class EntryVectors(Protocol):
+    """What the lane needs of the vector store (`VectorStore` is one)."""
+
+    def rows(self) -> list[str]:
+        """The ref of each row ("" for a free row): the order a `search` mask follows."""
+        ...
+
+    def search(
+        self, query: Vector, k: int, mask: npt.NDArray[np.bool_] | None = None
+    ) -> list[tuple[str, float]]:
+        """The `k` rows nearest `query` that `mask` lets through, best first, with their
+        cosine."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Catalogue:
+    """One commit of the index seen against one state of the vector store: the row of
+    each document number (-1: deleted or no vector) and the document number of each ref."""
+
+    key: tuple[object, ...]
+    rows: Rows
+    docs: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One search's nearest visible documents: what `MeaningLane.scores` reads."""
+
+    key: tuple[str, object]
+    cosines: dict[str, float]
+
+
+class MeaningSearch:
+    """The lane's state for one memory root, kept across recalls: the model, the vector
+    store, the refs of each index segment and the map of the commit last read. Build a
+    `MeaningLane` over it per recall (`lane`)."""
+
+    def __init__(
+        self,
+        store: IndexStore | Callable[[], IndexStore],
+        vectors: EntryVectors,
+        embedder: TextEmbedder,
+    ) -> None:
+        self._store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self._segment_refs: dict[str, list[str]] = {}
+        self._catalogue: _Catalogue | None = None
+        self._query: tuple[str, Vector] | None = None
+        self._found: _Found | None = None
+
+    def lane(
+        self, lanes: Collection[str] = INDEX_LANES, *, weight: float = MEANING_WEIGHT
+    ) -> MeaningLane:
+        """A lane over the documents of the index lanes `lanes` (those the reader's
+        recall searches: a lane shut for this reader is shut here too)."""
+        return MeaningLane(self, lanes, weight=weight)
+
+    def store(self) -> IndexStore:
+        return self._store if isinstance(self._store, IndexStore) else self._store()
+
+    def query_vector(self, text: str) -> Vector:
+        """The question's vector (the last one is kept: a recall may ask twice)."""
+        if self._query is None or self._query[0] != text:
+            self._query = (text, np.asarray(self.embedder.embed([text])[0], dtype=np.float32))
+        return self._query[1]
+
+    def top(
+        self, text: str, filter_terms: Mapping[str, Collection[str]], limit: int
+    ) -> list[tuple[dict[str, Any], float]]:
+        """The `limit` documents passing `filter_terms` nearest `text` in meaning, best
+        first, with their stored fields and cosine; keeps the `SCORE_DEPTH` nearest for
+        `cosines`."""
+        query = self.query_vector(text)
+        key = (text, _filter_key(filter_terms))
+
+        def run(searcher: Any, denied: set[int]) -> list[tuple[dict[str, Any], float]]:
+            catalogue = self._map(searcher)
+            rows = catalogue.rows.copy()
+            if denied:
+                rows[np.fromiter(denied, dtype=np.int64, count=len(denied))] = -1
+            mask = np.zeros(len(self.vectors.rows()), dtype=np.bool_)
+            mask[rows[rows >= 0]] = True
+            nearest = self.vectors.search(query, max(limit, SCORE_DEPTH), mask)
+            self._found = _Found(key, dict(nearest))
+            return [
+                (dict(searcher.stored_fields(catalogue.docs[ref])), cosine)
+                for ref, cosine in nearest[:limit]
+            ]
+
+        found: list[tuple[dict[str, Any], float]] = self.store().scan(
+            run, filter_terms=filter_terms
+        )
+        return found
+
+    def cosines(
+        self, text: str, filter_terms: Mapping[str, Collection[str]], refs: Sequence[str | None]
+    ) -> list[float | None]:
+        """The cosine of `text` with each of `refs` among the nearest documents the last
+        `top` of this question and visibility kept (None: farther, or no vector)."""
+        key = (text, _filter_key(filter_terms))
+        if self._found is None or self._found.key != key:
+            self.top(text, filter_terms, 1)
+        found = self._found.cosines if self._found is not None else {}
+        return [found.get(ref) if ref else None for ref in refs]
+
+    def _map(self, searcher: Any) -> _Catalogue:
+        """The catalogue of `searcher`'s commit against the store's rows now, rebuilt
+        only when a segment, a deletion or the rows changed."""
+        leaves = list(searcher.reader().leaf_readers())
+        refs_now = self.vectors.rows()
+        segments = [(r.segment().segment_id(), r.segment().deleted_count()) for r, _ in leaves]
+        key = (id(refs_now), len(refs_now), *segments)
+        if self._catalogue is not None and self._catalogue.key == key:
+            return self._catalogue
+        row_of = {ref: row for row, ref in enumerate(refs_now) if ref}
+        parts: list[Rows] = []
+        docs: dict[str, int] = {}
+        live = set()
+        for reader, offset in leaves:
+            segment = reader.segment().segment_id()
+            live.add(segment)
+            refs = self._segment_refs.get(segment)
+            if refs is None:
+                refs = self._segment_refs[segment] = _refs_of(reader)
+            deleted = reader.deleted_docs_set() if reader.has_deletions() else set()
+            rows = np.full(len(refs), -1, dtype=np.int64)
+            for number, ref in enumerate(refs):
+                if number not in deleted:
+                    rows[number] = row_of.get(ref, -1)
+                    docs[ref] = offset + number
+            parts.append(rows)
+        for segment in set(self._segment_refs) - live:  # merged away: never read again
+            del self._segment_refs[segment]
+        rows = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+        self._catalogue = _Catalogue(key, rows, docs)
+        return self._catalogue
+
+
+def _refs_of(reader: Any) -> list[str]:
+    """The ref of every document number of one segment (deleted ones included: they
+    keep their place)."""
+    return [str(reader.stored_fields(n).get("ref", "")) for n in range(reader.doc_count_all())]
+
+
+def _filter_key(filter_terms: Mapping[str, Collection[str]]) -> object:
+    return frozenset((name, frozenset(values)) for name, values in filter_terms.items())
+
+
+class MeaningLane:
+    """The meaning lane of one recall (see the module docstring); `weight` is its share
+    in the blend."""
+
+    name = LANE
+    calibrated: Literal[True] = True
+
+    def __init__(
+        self, search: MeaningSearch, lanes: Collection[str], *, weight: float = MEANING_WEIGHT
+    ) -> None:
+        self.search_state = search
+        self.lanes = frozenset(lanes)
+        self.weight = weight
+
+    def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> list[LaneHit]:
+        if query.is_empty or not self.lanes:
+            return []
+        filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
+        found = self.search_state.top(query.text, filters, limit)
+        hits = []
+        for rank, (fields, cosine) in enumerate(found, 1):
+            fields.pop(SCORE_FIELD, None)
+            fields[CALIBRATED_FIELD] = cosine
+            hits.append(LaneHit(str(fields["ref"]), str(fields.get("text", "")), rank, fields))
+        return hits
+
+    def scores(
+        self, query: PlainQuery, visibility: Visibility, hits: Sequence[LaneHit]
+    ) -> list[float | None]:
+        """The cosine of each of the other lanes' hits: they passed the same visibility
+        (an index lane's filters), so only documents of lanes this one covers, with a
+        vector, are scored."""
+        filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
+        refs = [str(hit.ref) if hit.fields.get("lane") in self.lanes else None for hit in hits]
+        return self.search_state.cosines(query.text, filters, refs)
