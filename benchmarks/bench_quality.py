@@ -24,7 +24,19 @@ building (budget 1 ms p50).
 
 Goals (issue #16): R@5 >= 0.54, R@10 >= 0.62, R@10 at least 10 points over FTS5.
 
+``--meaning`` (issue #29) also recalls every question with the meaning lane plugged in,
+in the same run, over vectors the package-shipped test model (all-MiniLM-L6-v2 int8,
+`memrepo.meaning.packaged`) makes of the same documents the index holds
+(`memrepo.meaning.embed.update_vectors`): its R@k beside memrepo's, its recall p50
+against memrepo's (wall and CPU), and the embedding's CPU time. Its weight was tuned on
+chats 1-5 only (``--meaning-weight`` tries another); chats 6-10 only report. Goals:
+R@5 >= 0.52, R@10 >= 0.60 on chats 6-10 and overall. ``--meaning-scale N`` instead
+times recall with and without the lane on a synthetic repo of N entries (their vectors
+random unit rows: what a search costs does not depend on them; the question is embedded
+by the real model), medians of several rounds, CPU beside wall.
+
 Usage: python benchmarks/bench_quality.py [--data DIR] [--chats 1-10] [--json]
+       [--meaning [--meaning-weight W]] [--meaning-scale N]
 The data defaults to ``$MEMREPO_REALTALK`` or ``../shared/datasets/realtalk`` beside the
 checkout; without it the benchmark says so and exits 2.
 """
@@ -45,12 +57,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from _common import RawWhoosh, Timing, git
+from _common import RawWhoosh, Timing, build_repo, git
 
 from memrepo import MemoryRepo
 from memrepo.index.query import STOPWORDS
 
 GOALS = {"r5": 0.54, "r10": 0.62, "r10_over_fts5": 0.10}
+MEANING_GOALS = {"r5": 0.52, "r10": 0.60}
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "commonsense"}
 TUNE_HALF = range(1, 6)
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "realtalk"
@@ -201,7 +214,10 @@ def _groups(question: Question) -> list[str]:
 
 
 def bench_chat(
-    chat: Chat, work: Path, scores: dict[str, dict[str, Scores]]
+    chat: Chat,
+    work: Path,
+    scores: dict[str, dict[str, Scores]],
+    meaning: Meaning | None = None,
 ) -> dict[str, list[float]]:
     root = work / f"chat{chat.number}"
     write_repo(chat, root)
@@ -209,6 +225,8 @@ def bench_chat(
     times: dict[str, list[float]] = {"memrepo": [], "fts5": [], "raw_whoosh": [], "own": []}
     with MemoryRepo.open(root) as repo:
         repo.recall("warm up the index")
+        if meaning is not None:
+            meaning.recall_both(repo, root, chat, scores, times)
         raw = RawWhoosh(repo)
         searching = _time_searches(repo)
         for question in chat.questions:
@@ -229,6 +247,73 @@ def bench_chat(
                 scores["fts5"].setdefault(group, Scores()).add(theirs, question.evidence)
         raw.close()
     return times
+
+
+@dataclass(slots=True)
+class Meaning:
+    """The meaning lane's side of the run (`--meaning`): the test model, the lane's
+    weight, and the CPU seconds spent embedding the chats' documents."""
+
+    embedder: Any
+    weight: float
+    embed_cpu: float = 0.0
+    documents: int = 0
+
+    @staticmethod
+    def documents_of(root: Path) -> list[Any]:
+        """The index documents of every file of `root` (`recall.documents.entry_docs`)."""
+        from memrepo.recall.documents import entry_docs
+
+        return [
+            doc
+            for path in sorted(root.rglob("*.md"))
+            if ".git" not in path.relative_to(root).parts
+            for doc in entry_docs(
+                path.relative_to(root).as_posix(), path.read_bytes(), commit="", uncommitted=False
+            )
+        ]
+
+    def lane(self, repo: MemoryRepo, root: Path) -> Any:
+        """A meaning lane over vectors of every document of `root`'s files (the ones
+        the index holds), embedded now."""
+        from memrepo.meaning.embed import update_vectors
+        from memrepo.meaning.lane import MeaningSearch
+        from memrepo.meaning.vectors import VectorStore
+
+        docs = self.documents_of(root)
+        vectors = VectorStore(self.embedder.name, self.embedder.dim)
+        cpu = time.process_time()
+        update_vectors(vectors, docs, self.embedder, complete=True)
+        self.embed_cpu += time.process_time() - cpu
+        self.documents += len(docs)
+        return MeaningSearch(repo.searcher.store, vectors, self.embedder).lane(weight=self.weight)
+
+    def recall_both(
+        self,
+        repo: MemoryRepo,
+        root: Path,
+        chat: Chat,
+        scores: dict[str, dict[str, Scores]],
+        times: dict[str, list[float]],
+    ) -> None:
+        """Every question recalled without and with the lane, one after the other (wall
+        and CPU time of each): the same index, the same moment of the machine."""
+        lane = self.lane(repo, root)
+        for name in ("plain", "plain_cpu", "meaning", "meaning_cpu"):
+            times.setdefault(name, [])
+        for question in chat.questions:
+            for system, plugged in (("plain", False), ("meaning", True)):
+                unplug = repo.plug_lane(lane) if plugged else None
+                wall, cpu = time.perf_counter(), time.process_time()
+                result = repo.recall(question.text, limit=10)
+                times[f"{system}_cpu"].append(time.process_time() - cpu)
+                times[system].append(time.perf_counter() - wall)
+                if unplug is not None:
+                    unplug()
+                found = [hit.provenance.source or "" for hit in result.hits]
+                if plugged:
+                    for group in _groups(question):
+                        scores["meaning"].setdefault(group, Scores()).add(found, question.evidence)
 
 
 def _time_searches(repo: MemoryRepo) -> list[float]:
@@ -264,10 +349,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     chats = [load_chat(p) for p in paths if int(p.name.split("_")[1]) in wanted]
     scores: dict[str, dict[str, Scores]] = {"memrepo": {}, "fts5": {}}
     times: dict[str, list[float]] = {"memrepo": [], "fts5": [], "raw_whoosh": [], "own": []}
+    meaning = _meaning(args)
+    if meaning is not None:
+        scores["meaning"] = {}
     with tempfile.TemporaryDirectory(prefix="memrepo-quality-") as tmp:
         for chat in chats:
-            for system, series in bench_chat(chat, Path(tmp), scores).items():
-                times[system].extend(series)
+            for system, series in bench_chat(chat, Path(tmp), scores, meaning).items():
+                times.setdefault(system, []).extend(series)
     table = {
         system: {group: s.means() for group, s in sorted(groups.items())}
         for system, groups in scores.items()
@@ -275,7 +363,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     latency = {system: asdict(Timing.of(series)) for system, series in times.items()}
     ours, base = table["memrepo"].get("all", {}), table["fts5"].get("all", {})
     gap = round(ours.get("r10", 0.0) - base.get("r10", 0.0), 4)
-    return {
+    report = {
         "chats": sorted(wanted & {c.number for c in chats}),
         "questions": sum(len(c.questions) for c in chats),
         "entries": sum(sum(1 for _ in c.lines()) for c in chats),
@@ -291,6 +379,40 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "r5": ours.get("r5", 0.0) >= GOALS["r5"],
             "r10": ours.get("r10", 0.0) >= GOALS["r10"],
             "r10_over_fts5": gap >= GOALS["r10_over_fts5"],
+        },
+    }
+    if meaning is not None:
+        report["meaning"] = _meaning_report(meaning, table["meaning"], latency)
+    return report
+
+
+def _meaning(args: argparse.Namespace) -> Meaning | None:
+    if not args.meaning:
+        return None
+    from memrepo.meaning.lane import MEANING_WEIGHT
+    from memrepo.meaning.model import load_embedder
+    from memrepo.meaning.packaged import packaged_model_folder
+
+    weight = MEANING_WEIGHT if args.meaning_weight is None else args.meaning_weight
+    return Meaning(load_embedder(str(packaged_model_folder())), weight)
+
+
+def _meaning_report(
+    meaning: Meaning, table: dict[str, dict[str, float]], latency: dict[str, dict[str, float]]
+) -> dict[str, Any]:
+    groups = [g for g in ("all", "chats 6-10") if g in table]
+    return {
+        "model": meaning.embedder.name,
+        "weight": meaning.weight,
+        "documents": meaning.documents,
+        "embed_cpu_s_per_1000": round(1000 * meaning.embed_cpu / max(1, meaning.documents), 2),
+        "p50_ratio": latency["meaning"]["p50_ms"] / latency["plain"]["p50_ms"],
+        "p50_cpu_ratio": latency["meaning_cpu"]["p50_ms"] / latency["plain_cpu"]["p50_ms"],
+        "goals": MEANING_GOALS,
+        "met": {
+            f"{group} {k}": table[group][k] >= goal
+            for group in groups
+            for k, goal in MEANING_GOALS.items()
         },
     }
 
@@ -326,7 +448,103 @@ def render(report: dict[str, Any]) -> str:
         f"R@10 over FTS5: {report['r10_over_fts5']:+.3f}; goals met: "
         + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in report["met"].items()),
     ]
+    if "meaning" in report:
+        rows += _meaning_rows(report)
     return "\n".join(rows)
+
+
+def _meaning_rows(report: dict[str, Any]) -> list[str]:
+    info, lat = report["meaning"], report["latency"]
+    ours, theirs = report["recall"]["memrepo"], report["recall"]["meaning"]
+    rows = [
+        "",
+        f"meaning lane ({info['model']}, weight {info['weight']}): "
+        f"{info['embed_cpu_s_per_1000']:.1f} CPU-s per 1,000 documents embedded",
+        "",
+        "| questions | memrepo R@5 | R@10 | with meaning R@5 | R@10 |",
+        "|---|---|---|---|---|",
+    ]
+    for group in [g for g in ("all", "chats 1-5", "chats 6-10") if g in theirs]:
+        a, b = ours[group], theirs[group]
+        rows.append(
+            f"| {group} | {a['r5']:.3f} | {a['r10']:.3f} | {b['r5']:.3f} | {b['r10']:.3f} |"
+        )
+    rows += [
+        "",
+        f"recall p50 without / with the lane: {lat['plain']['p50_ms']:.2f} / "
+        f"{lat['meaning']['p50_ms']:.2f} ms wall ({info['p50_ratio']:.2f}x), "
+        f"{lat['plain_cpu']['p50_ms']:.2f} / {lat['meaning_cpu']['p50_ms']:.2f} ms CPU "
+        f"({info['p50_cpu_ratio']:.2f}x)",
+        "meaning goals met: "
+        + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in info["met"].items()),
+    ]
+    return rows
+
+
+# --- the lane's cost at scale (--meaning-scale) --------------------------------------------
+
+SCALE_QUESTIONS = [
+    "which version does component 7 use", "what does the user prefer", "fact about topic 12",
+    "when was component 3 added", "what changed in January", "notes about this topic",
+]  # fmt: skip
+
+
+class _RandomLines:
+    """Unit vectors for lines, seeded by their text: a search over them costs what one
+    over real vectors does, without embedding N lines first."""
+
+    def __init__(self, name: str, dim: int) -> None:
+        self.name, self.dim = name, dim
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        rng = np.random.default_rng(abs(hash(tuple(texts))) % 2**32)
+        rows = rng.standard_normal((len(texts), self.dim)).astype(np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def scale_report(entries: int, rounds: int = 5) -> dict[str, Any]:
+    """Recall p50 without and with the lane at `entries` entries (medians of `rounds`
+    rounds of every question, alternating), wall and CPU."""
+    from memrepo.meaning.embed import update_vectors
+    from memrepo.meaning.lane import MeaningSearch
+    from memrepo.meaning.model import load_embedder
+    from memrepo.meaning.packaged import packaged_model_folder
+    from memrepo.meaning.vectors import VectorStore
+
+    model = load_embedder(str(packaged_model_folder()))
+    with tempfile.TemporaryDirectory(prefix="memrepo-meaning-scale-") as tmp:
+        root = Path(tmp) / "repo"
+        with build_repo(root, max(1, entries // 100), 100) as repo:
+            repo.recall("warm up the index")
+            docs = Meaning(model, 0.0).documents_of(root)
+            vectors = VectorStore(model.name, model.dim)
+            update_vectors(vectors, docs, _RandomLines(model.name, model.dim), complete=True)
+            lane = MeaningSearch(repo.searcher.store, vectors, model).lane()
+            series: dict[str, list[float]] = {}
+            for _round in range(rounds):
+                timed: dict[str, list[float]] = {}
+                for question in SCALE_QUESTIONS:
+                    for system in ("plain", "meaning"):
+                        unplug = repo.plug_lane(lane) if system == "meaning" else None
+                        wall, cpu = time.perf_counter(), time.process_time()
+                        repo.recall(question, limit=10)
+                        timed.setdefault(f"{system}_cpu", []).append(time.process_time() - cpu)
+                        timed.setdefault(system, []).append(time.perf_counter() - wall)
+                        if unplug is not None:
+                            unplug()
+                for name, values in timed.items():
+                    series.setdefault(name, []).append(Timing.of(values).p50_ms)
+    p50 = {name: sorted(values)[len(values) // 2] for name, values in series.items()}
+    return {
+        "entries": len(docs),
+        "p50_ms": p50,
+        "ratio": p50["meaning"] / p50["plain"],
+        "cpu_ratio": p50["meaning_cpu"] / p50["plain_cpu"],
+        "added_ms": p50["meaning"] - p50["plain"],
+        "added_cpu_ms": p50["meaning_cpu"] - p50["plain_cpu"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -334,7 +552,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", default=os.environ.get("MEMREPO_REALTALK", str(DEFAULT_DATA)))
     parser.add_argument("--chats", default="1-10", help="which chats, e.g. 1-5 or 1,3,6-10")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--meaning", action="store_true", help="also recall with the lane")
+    parser.add_argument("--meaning-weight", type=float, help="the lane's weight in the blend")
+    parser.add_argument("--meaning-scale", type=int, help="time the lane at N entries")
     args = parser.parse_args(argv)
+    if args.meaning_scale:
+        print(json.dumps(scale_report(args.meaning_scale), indent=2))
+        return 0
     if not any(Path(args.data).glob("Chat_*.json")):
         print(f"bench_quality: no REALTALK chats in {args.data} (set --data)", file=sys.stderr)
         return 2
