@@ -4,8 +4,8 @@
 Each entry's vector is the weighted sum of its parts' line vectors (its own line, its
 neighbours', its label: `embed.py`), renormalised. They are composed in memory from the
 stored lines, in blocks, as float32: a matrix-vector product over float32 runs at memory
-speed through BLAS, where numpy has no fast int8 product (about 9 ms per 100,000 rows of
-384; `benchmarks/bench_meaning.py`). An entry whose recipe changed is composed again,
+speed through BLAS, where numpy has no fast int8 product (about 11 ms per 100,000 rows
+of 384 here; `benchmarks/bench_meaning.py`). An entry whose recipe changed is composed again,
 in its row; a forgotten one frees its row (rows are compacted once a quarter are free).
 """
 
@@ -19,6 +19,11 @@ import numpy.typing as npt
 
 #: Entries composed per block: bounds the float32 scratch to about 40 MB.
 BLOCK = 4096
+#: Rows per matrix-vector product. OpenBLAS runs a larger product on several threads,
+#: and on a busy machine waking them cost more than the product: 8 ms for 3,000 rows in
+#: one call, 0.14 ms in chunks of 1,024 (which it runs on the calling thread); 11 ms per
+#: 100,000 rows either way, the speed of reading 150 MB of float32.
+CHUNK = 1024
 
 
 class LineSource(Protocol):
@@ -57,28 +62,34 @@ class EntryMatrix:
     def compose(
         self,
         refs: Sequence[str],
-        recipes: Sequence[tuple[list[int], list[float]]],
+        rows: npt.NDArray[np.intp],
+        weights: npt.NDArray[np.float32],
         lines: LineSource,
     ) -> None:
-        """Compose `refs` from their recipes (line rows and weights)."""
+        """Compose `refs` from their recipes: `rows[i]` are the line rows of `refs[i]`'s
+        parts and `weights[i]` their weights, padded with weight 0 to one width."""
+        self._make_rows(refs)
         for start in range(0, len(refs), BLOCK):
             block = refs[start : start + BLOCK]
-            self._place(block, _composed(recipes[start : start + BLOCK], lines, self.dim))
+            at = [self._row[ref] for ref in block]
+            end = start + len(block)
+            self._vectors[at] = _composed(rows[start:end], weights[start:end], lines)
             self._stale.difference_update(block)
         if len(self.refs) > 1024 and 4 * self._alive.sum() < 3 * len(self.refs):
             self._compact()
 
-    def _place(self, refs: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
+    def _make_rows(self, refs: Sequence[str]) -> None:
+        """Rows for the refs that have none, grown once (not block by block: copying a
+        100,000-row matrix 25 times cost seconds)."""
         new = [ref for ref in refs if ref not in self._row]
-        if new:
-            grown = len(self.refs)
-            self.refs.extend(new)
-            self._row.update((ref, grown + i) for i, ref in enumerate(new))
-            fresh = np.zeros((len(new), self.dim), np.float32)
-            self._vectors = np.concatenate([self._vectors, fresh])
-            self._alive = np.concatenate([self._alive, np.ones(len(new), np.bool_)])
-        rows = [self._row[ref] for ref in refs]
-        self._vectors[rows] = vectors
+        if not new:
+            return
+        grown = len(self.refs)
+        self.refs.extend(new)
+        self._row.update((ref, grown + i) for i, ref in enumerate(new))
+        fresh = np.zeros((len(new), self.dim), np.float32)
+        self._vectors = np.concatenate([self._vectors, fresh])
+        self._alive = np.concatenate([self._alive, np.ones(len(new), np.bool_)])
 
     def _compact(self) -> None:
         keep = np.flatnonzero(self._alive)
@@ -107,7 +118,12 @@ class EntryMatrix:
             fitted = np.zeros(count, np.bool_)
             fitted[: min(count, len(mask))] = mask[:count]
             allowed = allowed & fitted
-        scores = self._vectors @ np.asarray(query, np.float32)
+        scores = np.full(count, -np.inf, np.float32)
+        query = np.asarray(query, np.float32)
+        for start in range(0, count, CHUNK):
+            end = min(count, start + CHUNK)
+            if allowed[start:end].any():  # a mask often hides whole runs (a workspace)
+                np.matmul(self._vectors[start:end], query, out=scores[start:end])
         scores[~allowed] = -np.inf
         k = min(k, count)
         top = np.argpartition(scores, count - k)[count - k :]
@@ -116,15 +132,13 @@ class EntryMatrix:
 
 
 def _composed(
-    recipes: Sequence[tuple[list[int], list[float]]], lines: LineSource, dim: int
+    rows: npt.NDArray[np.intp], weights: npt.NDArray[np.float32], lines: LineSource
 ) -> npt.NDArray[np.float32]:
-    """Weighted sums of line vectors, one per recipe, scaled to length 1."""
-    if not recipes:
-        return np.zeros((0, dim), np.float32)
-    rows = np.fromiter((row for part_rows, _w in recipes for row in part_rows), np.intp)
-    weights = np.fromiter((w for _r, ws in recipes for w in ws), np.float32)
-    starts = np.cumsum([0] + [len(part_rows) for part_rows, _w in recipes[:-1]])
-    summed = np.add.reduceat(lines.line_vectors(rows) * weights[:, None], starts, axis=0)
+    """Weighted sums of line vectors, one per recipe, scaled to length 1: one gather
+    and one batched product (numpy's add.reduceat over rows took seconds at 100,000)."""
+    count, width = rows.shape
+    parts = lines.line_vectors(rows.reshape(-1)).reshape(count, width, -1)
+    summed: npt.NDArray[np.float32] = np.matmul(weights[:, None, :], parts)[:, 0, :]
     norms = np.linalg.norm(summed, axis=1)
     summed /= np.where(norms > 0, norms, 1.0)[:, None]
-    return summed.astype(np.float32, copy=False)
+    return summed

@@ -49,9 +49,11 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: about 4 to 5 characters a token, so only a text of very long words loses any of the
 #: window, and a 100,000-character entry is not tokenized in full to keep 256 tokens.
 CHARS_PER_TOKEN = 16
-#: Texts per call into the model: long enough to amortise a call, short enough that the
-#: padding to the longest text of the batch stays small once texts are sorted by length.
-BATCH_SIZE = 32
+#: Texts per call into the model. Small batches cost least here: on REALTALK turns the
+#: int8 MiniLM took about 12 CPU-s per 1,000 texts in batches of 4 to 8, 16 in batches
+#: of 32 and 32 in batches of 128 (`benchmarks/bench_meaning.py`), texts sorted by length
+#: either way; one text a call pays the call's overhead (13.6).
+BATCH_SIZE = 8
 
 Vectors = npt.NDArray[np.float32]
 

@@ -77,7 +77,8 @@ class VectorStore:
         self._row_of: dict[str, int] = {}
         self._rows = np.zeros((0, dim), np.int8)
         self._scales = np.zeros(0, np.float32)
-        self._entries: dict[str, Parts] = {}
+        self._recipes: dict[str, Parts] = {}
+        self._loaded: _Loaded | None = None
         self._matrix = EntryMatrix(dim)
 
     def __len__(self) -> int:
@@ -97,6 +98,7 @@ class VectorStore:
         fresh = [i for i, key in enumerate(keys) if key not in self._row_of]
         if not fresh:
             return
+        self._materialise()  # a loaded file's waiting entries must hear of new lines
         rows, scales = quantised(vectors[fresh])
         start = len(self._keys)
         for offset, i in enumerate(fresh):
@@ -169,13 +171,63 @@ class VectorStore:
         return self._matrix.search(query, k, mask)
 
     def _compose(self) -> None:
+        if self._loaded is not None and not self._matrix.refs:
+            self._compose_loaded(self._loaded)
+            return
         pending = self._matrix.pending()
-        ready = [ref for ref in pending if ref in self._entries and self._ready(self._entries[ref])]
-        self._matrix.compose(ready, [self._recipe_rows(ref) for ref in ready], self)
+        if not pending:
+            return
+        entries = self._entries
+        ready = [ref for ref in pending if ref in entries and self._ready(entries[ref])]
+        if not ready:
+            return
+        width = max(len(entries[ref]) for ref in ready)
+        rows = np.zeros((len(ready), width), np.intp)
+        weights = np.zeros((len(ready), width), np.float32)
+        for i, ref in enumerate(ready):
+            for j, (key, weight) in enumerate(entries[ref]):
+                rows[i, j] = self._row_of[key]
+                weights[i, j] = weight
+        self._matrix.compose(ready, rows, weights, self)
 
-    def _recipe_rows(self, ref: str) -> tuple[list[int], list[float]]:
-        parts = self._entries[ref]
-        return [self._row_of[key] for key, _w in parts], [weight for _k, weight in parts]
+    def _compose_loaded(self, loaded: _Loaded) -> None:
+        """A fresh load composed straight from the file's arrays, without a Python
+        object per part: what a reader pays once, at 100,000 entries too."""
+        counts = np.diff(loaded.offsets)
+        if not len(counts):
+            return
+        starts = loaded.offsets[:-1]
+        ready = np.maximum.reduceat(loaded.numbers, starts) < len(self._keys)
+        entry_of = np.repeat(np.arange(len(counts)), counts)
+        position = np.arange(len(loaded.numbers)) - np.repeat(starts, counts)
+        rows = np.zeros((len(counts), int(counts.max())), np.intp)
+        weights = np.zeros(rows.shape, np.float32)
+        rows[entry_of, position] = loaded.numbers
+        weights[entry_of, position] = loaded.weights
+        chosen = np.flatnonzero(ready)
+        refs = [loaded.refs[i] for i in chosen.tolist()]
+        self._matrix.compose(refs, rows[chosen], weights[chosen], self)
+
+    @property
+    def _entries(self) -> dict[str, Parts]:
+        """Every recipe by ref. A loaded file's are made into objects on first need
+        (a writer's), not on load: a reader only searches."""
+        self._materialise()
+        return self._recipes
+
+    def _materialise(self) -> None:
+        loaded = self._loaded
+        if loaded is not None:
+            self._loaded = None
+            composed = set(self._matrix.refs)
+            numbers = loaded.numbers.tolist()
+            weights = loaded.weights.astype(np.float64).tolist()
+            offsets = loaded.offsets.tolist()
+            for i, ref in enumerate(loaded.refs):
+                span = range(offsets[i], offsets[i + 1])
+                self._recipes[ref] = tuple((loaded.keys[numbers[j]], weights[j]) for j in span)
+                if ref not in composed:
+                    self._matrix.invalidate(ref)
 
     # -- the file ----------------------------------------------------------------------
 
@@ -195,7 +247,8 @@ class VectorStore:
         blobs = [
             b"".join(bytes.fromhex(key) for key in keys),
             self._scales.astype("<f4").tobytes(),
-            "\n".join(refs).encode("utf-8", "surrogatepass"),
+            # Refs repeat their paths: compressed, 100,000 of them take ~1 MB, not ~4.
+            zlib.compress("\n".join(refs).encode("utf-8", "surrogatepass"), 1),
             offsets.astype("<i4").tobytes(),
             np.asarray([number[key] for key, _w in parts], "<i4").tobytes(),
             np.asarray([weight for _k, weight in parts], "<f2").tobytes(),
@@ -246,13 +299,13 @@ class VectorStore:
         store._rows = rows
         store._scales = np.frombuffer(blobs[1], "<f4").astype(np.float32)
         refs = blobs[2].decode("utf-8", "surrogatepass").split("\n") if blobs[2] else []
-        offsets = np.frombuffer(blobs[3], "<i4")
-        numbers = np.frombuffer(blobs[4], "<i4").tolist()
-        weights = np.frombuffer(blobs[5], "<f2").astype(np.float64).tolist()
-        for i, ref in enumerate(refs):
-            span = range(int(offsets[i]), int(offsets[i + 1]))
-            store._entries[ref] = tuple((keys[numbers[j]], weights[j]) for j in span)
-            store._matrix.invalidate(ref)
+        store._loaded = _Loaded(
+            refs=refs,
+            keys=keys,
+            offsets=np.frombuffer(blobs[3], "<i4").astype(np.intp),
+            numbers=np.frombuffer(blobs[4], "<i4").astype(np.intp),
+            weights=np.frombuffer(blobs[5], "<f2").astype(np.float32),
+        )
         return store
 
 
@@ -264,6 +317,18 @@ def _crc(blobs: Sequence[bytes]) -> int:
 
 
 _BLOBS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A file's recipes as its arrays: refs, the key table, part spans, key numbers
+    and weights."""
+
+    refs: list[str]
+    keys: list[str]
+    offsets: npt.NDArray[np.intp]
+    numbers: npt.NDArray[np.intp]
+    weights: npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +372,10 @@ def _decode(
     blobs = [bytes(body[cuts[i] : cuts[i + 1]]) for i in range(_BLOBS)]
     if _crc(blobs) != head.crc:
         raise VectorsDamaged(where, "its checksum does not match")
+    try:
+        blobs[2] = zlib.decompress(blobs[2])
+    except zlib.error as exc:
+        raise VectorsDamaged(where, "its entries are unreadable") from exc
     _check_recipes(blobs, where, head)
     rows = np.frombuffer(body[cuts[-1] :], np.int8).reshape(head.lines, dim)
     return head, blobs, rows

@@ -65,6 +65,30 @@ def test_a_saved_store_answers_as_before(embedder: Embedder, tmp_path: Path) -> 
     assert loaded.entry_parts("entry:mixed") == store.entry_parts("entry:mixed")
 
 
+def test_a_loaded_store_that_answered_takes_new_lines_and_entries(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    """A reader composes a loaded file straight from its arrays; a writer on the same
+    store then adds lines and entries, and the waiting entry answers once its line is in."""
+    store = one_line_store(embedder)
+    late = "Kate also climbs on the indoor wall on Fridays."
+    store.set_entry("entry:late", ((text_key(late), 1.0),))
+    store.save(tmp_path / "v.bin")
+    loaded = VectorStore.load(tmp_path / "v.bin", model=embedder.name, dim=embedder.dim)
+    query = embedder.embed(["climbing wall"])[0]
+    assert "entry:late" not in [ref for ref, _s in loaded.search(query, 20)]
+
+    loaded.add_lines([text_key(late)], embedder.embed([late]))
+    assert loaded.search(query, 1)[0][0] == "entry:late"
+    news = "Bo climbs too."
+    loaded.add_lines([text_key(news)], embedder.embed([news]))
+    loaded.set_entry("entry:new", ((text_key(news), 1.0), (text_key(late), 0.5)))
+    found = [ref for ref, _s in loaded.search(query, 20)]
+    assert found[:2] in (["entry:late", "entry:new"], ["entry:new", "entry:late"])
+    assert len(found) == len(SENTENCES) + 2
+    assert loaded.refs_waiting() == []
+
+
 def test_a_missing_file_is_an_empty_store(tmp_path: Path) -> None:
     store = VectorStore.load(tmp_path / "none.bin", model="m", dim=DIM)
     assert (len(store), store.entry_count(), store.search(np.ones(DIM, np.float32), 5)) == (
