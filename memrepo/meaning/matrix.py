@@ -4,7 +4,7 @@
 Each entry's vector is the weighted sum of its parts' line vectors (its own line, its
 neighbours', its label: `embed.py`), renormalised. They are composed in memory from the
 stored lines, in blocks, as float32: a matrix-vector product over float32 runs at memory
-speed through BLAS, where numpy has no fast int8 product (about 11 ms per 100,000 rows
+speed through BLAS, where numpy has no fast int8 product (11 to 13 ms CPU per 100,000 rows
 of 384 here; `benchmarks/bench_meaning.py`). An entry whose recipe changed is composed again,
 in its row; a forgotten one frees its row (rows are compacted once a quarter are free).
 """
