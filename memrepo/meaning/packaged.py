@@ -59,7 +59,8 @@ def packaged_model_folder(target: Path | None = None) -> Path:
     onnx, onnx_hash = _installed(*_ONNX)
     tokenizer, _ = _installed(*_TOKENIZER)
     mark = {"onnx": str(onnx), "sha256": onnx_hash}
-    if _read_mark(folder) == mark:
+    whole = all((folder / name).is_file() for name in ("model.onnx", "tokenizer.json", *_FILES))
+    if _read_mark(folder) == mark and whole:
         return folder
     _check_hash(onnx, onnx_hash)
     folder.parent.mkdir(parents=True, exist_ok=True)

@@ -68,7 +68,8 @@ def quantised(
 
 
 class VectorStore:
-    """The lines embedded so far and the entries built from them, for one model."""
+    """The lines embedded so far and the entries built from them, for one model. Like
+    the other handles of a memory root, one thread at a time: a search may compose."""
 
     def __init__(self, model: str, dim: int) -> None:
         self.model = model
@@ -153,7 +154,10 @@ class VectorStore:
 
     def rows(self) -> list[str]:
         """The ref of each row of the composed matrix ("" for a free row): the order a
-        `search` mask follows."""
+        `search` mask follows. Rows only grow at the end; a forgotten entry's row is
+        blanked and never answers again; a compaction (once a quarter of the rows are
+        free) returns a new list. So a caller may key a row map by the list's identity
+        and length."""
         self._compose()
         return self._matrix.refs
 

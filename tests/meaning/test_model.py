@@ -16,7 +16,7 @@ import pytest
 
 from memrepo.errors import EmbeddingFailed, MemrepoError, ModelUnavailable
 from memrepo.meaning.model import Embedder, load_embedder
-from memrepo.meaning.packaged import PACKAGED_MODEL
+from memrepo.meaning.packaged import PACKAGED_MODEL, packaged_model_folder
 
 
 def unit_rows(vectors: npt.NDArray[np.float32]) -> bool:
@@ -131,3 +131,14 @@ def test_importing_the_lane_loads_no_model_runtime() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
     assert loaded == []
+
+
+def test_the_packaged_folder_is_made_once_and_mended_when_a_file_goes(tmp_path: Path) -> None:
+    folder = packaged_model_folder(tmp_path / PACKAGED_MODEL)
+    made = (folder / "memrepo-packaged.json").stat().st_mtime_ns
+    assert packaged_model_folder(tmp_path / PACKAGED_MODEL) == folder
+    assert (folder / "memrepo-packaged.json").stat().st_mtime_ns == made
+    (folder / "model.onnx").unlink()
+    packaged_model_folder(tmp_path / PACKAGED_MODEL)
+    assert (folder / "model.onnx").is_file()
+    assert (folder / "model.onnx").stat().st_size > 20_000_000
