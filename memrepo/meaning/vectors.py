@@ -6,9 +6,10 @@ The stable face:
   state, never tracked, synced or exported (docs/architecture.md §1).
 - `VectorStore.load(path, model=, dim=)` (a missing file is an empty store) and
   `store.save(path)` (temp file, then an atomic rename: a reader sees the old file or the
-  new one). A file that cannot be this model's vectors (truncated, another schema,
-  another model, another width, damaged) raises `VectorsDamaged`, whose one line says to
-  rebuild with `memrepo reindex`; it is never read as "nothing embedded".
+  new one; the layout is `vectorfile.py`'s). A file that cannot be this model's vectors
+  (truncated, another schema, another model, another width, damaged) raises
+  `VectorsDamaged`, whose one line says to rebuild with `memrepo reindex`; it is never
+  read as "nothing embedded".
 - Lines: `text_key(text)` (a content hash), `missing_lines(keys)`, `add_lines(keys,
   vectors)`. Each distinct line is embedded once, whatever entries it takes part in, and
   a re-parse re-embeds only lines whose text changed.
@@ -27,21 +28,16 @@ vectors hurt), and 384 bytes a line keeps 100,000 entries near 45 MB on disk.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from memrepo.errors import VectorsDamaged
 from memrepo.meaning.matrix import EntryMatrix
+from memrepo.meaning.vectorfile import MAGIC, SCHEMA, Contents, read, write
 
-SCHEMA = 1
-MAGIC = b"memrepo meaning vectors\n"
+__all__ = ["MAGIC", "SCHEMA", "Parts", "VectorStore", "quantised", "text_key", "vectors_path"]
 #: One entry's recipe: the text keys of its parts and their weights.
 Parts = tuple[tuple[str, float], ...]
 
@@ -79,7 +75,7 @@ class VectorStore:
         self._rows = np.zeros((0, dim), np.int8)
         self._scales = np.zeros(0, np.float32)
         self._recipes: dict[str, Parts] = {}
-        self._loaded: _Loaded | None = None
+        self._loaded: Contents | None = None
         self._matrix = EntryMatrix(dim)
 
     def __len__(self) -> int:
@@ -194,14 +190,14 @@ class VectorStore:
                 weights[i, j] = weight
         self._matrix.compose(ready, rows, weights, self)
 
-    def _compose_loaded(self, loaded: _Loaded) -> None:
+    def _compose_loaded(self, loaded: Contents) -> None:
         """A fresh load composed straight from the file's arrays, without a Python
         object per part: what a reader pays once, at 100,000 entries too."""
         counts = np.diff(loaded.offsets)
         if not len(counts):
             return
         starts = loaded.offsets[:-1]
-        ready = np.maximum.reduceat(loaded.numbers, starts) < len(self._keys)
+        ready = np.maximum.reduceat(loaded.numbers, starts) < loaded.lines
         entry_of = np.repeat(np.arange(len(counts)), counts)
         position = np.arange(len(loaded.numbers)) - np.repeat(starts, counts)
         rows = np.zeros((len(counts), int(counts.max())), np.intp)
@@ -237,39 +233,27 @@ class VectorStore:
 
     def save(self, path: Path) -> None:
         """Write the store, keeping only lines some entry uses; atomic replace. An
-        entry still waiting for a line's vector keeps its recipe: the key table lists
-        the embedded lines first (one int8 row each), then the keys still waiting."""
+        entry still waiting for a line's vector keeps its recipe (`vectorfile`)."""
         self._prune()
         refs = list(self._entries)
         keys = self._keys + self.missing_lines(
             key for parts in self._entries.values() for key, _w in parts
         )
         number = {key: i for i, key in enumerate(keys)}
-        offsets = np.zeros(len(refs) + 1, np.int64)
         parts = [part for ref in refs for part in self._entries[ref]]
+        offsets = np.zeros(len(refs) + 1, np.intp)
         offsets[1:] = np.cumsum([len(self._entries[ref]) for ref in refs])
-        blobs = [
-            b"".join(bytes.fromhex(key) for key in keys),
-            self._scales.astype("<f4").tobytes(),
-            # Refs repeat their paths: compressed, 100,000 of them take ~1 MB, not ~4.
-            zlib.compress("\n".join(refs).encode("utf-8", "surrogatepass"), 1),
-            offsets.astype("<i4").tobytes(),
-            np.asarray([number[key] for key, _w in parts], "<i4").tobytes(),
-            np.asarray([weight for _k, weight in parts], "<f2").tobytes(),
-        ]
-        header = {
-            "schema": SCHEMA, "model": self.model, "dim": self.dim, "lines": len(self._keys),
-            "keys": len(keys), "entries": len(refs), "parts": len(parts),
-            "sizes": [len(blob) for blob in blobs], "crc": _crc(blobs),
-        }  # fmt: skip
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-        with tmp.open("wb") as out:
-            out.write(MAGIC + json.dumps(header).encode("utf-8") + b"\n")
-            for blob in blobs:
-                out.write(blob)
-            out.write(self._rows.tobytes())
-        os.replace(tmp, path)
+        contents = Contents(
+            keys=keys,
+            lines=len(self._keys),
+            scales=self._scales,
+            rows=self._rows,
+            refs=refs,
+            offsets=offsets,
+            numbers=np.asarray([number[key] for key, _w in parts], np.intp),
+            weights=np.asarray([weight for _k, weight in parts], np.float32),
+        )
+        write(path, self.model, self.dim, contents)
 
     def _prune(self) -> None:
         """Drop lines no entry uses any more (edited or forgotten text)."""
@@ -288,134 +272,13 @@ class VectorStore:
     @classmethod
     def load(cls, path: Path, *, model: str, dim: int) -> VectorStore:
         """The store at `path` for this model; empty when there is no file yet."""
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return cls(model, dim)
-        except OSError as exc:
-            raise VectorsDamaged(str(path), f"unreadable: {exc.strerror or exc}") from exc
-        header, blobs, rows = _decode(data, str(path), model, dim)
         store = cls(model, dim)
-        lines = header.lines
-        keys = [blobs[0][i : i + 8].hex() for i in range(0, len(blobs[0]), 8)]
-        store._keys = keys[:lines]
+        contents = read(path, model, dim)
+        if contents is None:
+            return store
+        store._keys = contents.keys[: contents.lines]
         store._row_of = {key: row for row, key in enumerate(store._keys)}
-        store._rows = rows
-        store._scales = np.frombuffer(blobs[1], "<f4").astype(np.float32)
-        refs = blobs[2].decode("utf-8", "surrogatepass").split("\n") if blobs[2] else []
-        store._loaded = _Loaded(
-            refs=refs,
-            keys=keys,
-            offsets=np.frombuffer(blobs[3], "<i4").astype(np.intp),
-            numbers=np.frombuffer(blobs[4], "<i4").astype(np.intp),
-            weights=np.frombuffer(blobs[5], "<f2").astype(np.float32),
-        )
+        store._rows = contents.rows
+        store._scales = contents.scales
+        store._loaded = contents
         return store
-
-
-def _crc(blobs: Sequence[bytes]) -> int:
-    crc = 0
-    for blob in blobs:
-        crc = zlib.crc32(blob, crc)
-    return crc
-
-
-_BLOBS = 6
-
-
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    """A file's recipes as its arrays: refs, the key table, part spans, key numbers
-    and weights."""
-
-    refs: list[str]
-    keys: list[str]
-    offsets: npt.NDArray[np.intp]
-    numbers: npt.NDArray[np.intp]
-    weights: npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True, slots=True)
-class _Header:
-    schema: int
-    model: str
-    dim: int
-    lines: int
-    keys: int
-    entries: int
-    parts: int
-    sizes: tuple[int, ...]
-    crc: int
-
-
-def _decode(
-    data: bytes, where: str, model: str, dim: int
-) -> tuple[_Header, list[bytes], npt.NDArray[np.int8]]:
-    """The header, the six blobs and the int8 rows of a vector file, every size and
-    cross-reference checked first: damage is one `VectorsDamaged`, never a numpy error."""
-    if not data.startswith(MAGIC):
-        raise VectorsDamaged(where, "not a meaning vector file")
-    end = data.find(b"\n", len(MAGIC))
-    head = _header(data[len(MAGIC) : end] if end > 0 else b"", where)
-    if head.schema != SCHEMA:
-        raise VectorsDamaged(where, f"schema {head.schema}; this memrepo reads {SCHEMA}")
-    if head.model != model:
-        raise VectorsDamaged(where, f"made by model {head.model!r}, the lane uses {model!r}")
-    if head.dim != dim:
-        raise VectorsDamaged(where, f"{head.dim}-wide vectors; the model gives {dim}")
-    sizes = head.sizes
-    expected = (head.keys * 8, head.lines * 4, sizes[2], (head.entries + 1) * 4,
-                head.parts * 4, head.parts * 2)  # fmt: skip
-    if sizes != expected or head.lines > head.keys:
-        raise VectorsDamaged(where, "its header does not add up")
-    body = memoryview(data)[end + 1 :]
-    need = sum(sizes) + head.lines * dim
-    if len(body) != need:
-        raise VectorsDamaged(where, f"truncated: {len(body)} bytes where {need} belong")
-    cuts = np.cumsum([0, *sizes]).tolist()
-    blobs = [bytes(body[cuts[i] : cuts[i + 1]]) for i in range(_BLOBS)]
-    if _crc(blobs) != head.crc:
-        raise VectorsDamaged(where, "its checksum does not match")
-    try:
-        blobs[2] = zlib.decompress(blobs[2])
-    except zlib.error as exc:
-        raise VectorsDamaged(where, "its entries are unreadable") from exc
-    _check_recipes(blobs, where, head)
-    rows = np.frombuffer(body[cuts[-1] :], np.int8).reshape(head.lines, dim)
-    return head, blobs, rows
-
-
-def _header(raw: bytes, where: str) -> _Header:
-    try:
-        found = json.loads(raw)
-        if isinstance(found, dict) and found.get("schema") != SCHEMA:
-            schema = found.get("schema")
-            raise VectorsDamaged(where, f"schema {schema}; this memrepo reads {SCHEMA}")
-        sizes = tuple(found.pop("sizes"))
-        head = _Header(**found, sizes=sizes)
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise VectorsDamaged(where, "its header is unreadable") from exc
-    numbers = (head.schema, head.dim, head.lines, head.keys, head.entries, head.parts,
-               head.crc, *head.sizes)  # fmt: skip
-    if not (
-        all(type(n) is int and n >= 0 for n in numbers)
-        and isinstance(head.model, str)
-        and len(head.sizes) == _BLOBS
-    ):
-        raise VectorsDamaged(where, "its header is unreadable")
-    return head
-
-
-def _check_recipes(blobs: list[bytes], where: str, head: _Header) -> None:
-    offsets = np.frombuffer(blobs[3], "<i4")
-    numbers = np.frombuffer(blobs[4], "<i4")
-    refs = blobs[2].split(b"\n") if blobs[2] else []
-    sound = (
-        len(refs) == head.entries
-        and offsets[0] == 0
-        and offsets[-1] == head.parts
-        and bool(np.all(np.diff(offsets) > 0))
-        and (head.parts == 0 or (int(numbers.min()) >= 0 and int(numbers.max()) < head.keys))
-    )
-    if not sound:
-        raise VectorsDamaged(where, "its entries do not match its lines")
