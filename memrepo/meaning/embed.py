@@ -74,6 +74,9 @@ class EmbedReport:
     """Entries forgotten because they are gone (a complete update only)."""
     skipped: int
     """Documents with nothing to embed (no words once screened)."""
+    changed: int
+    """Entries whose recipe is new or changed by this call: with `embedded` and
+    `dropped` all 0, the store is as it was and need not be saved."""
 
 
 #: Lines per step: one progress report and one chance to stop between steps.
@@ -99,7 +102,7 @@ def update_vectors(
         raise ValueError(f"vectors of {store.model!r} cannot take {embedder.name!r}'s")
     seen: list[str] = []
     texts: dict[str, str] = {}
-    skipped = 0
+    skipped = changed = 0
     for doc in docs:
         parts = entry_parts(doc, mix)
         if not parts:
@@ -108,14 +111,14 @@ def update_vectors(
         seen.append(doc.ref)
         keyed = {text_key(text): text for text, _weight in parts}
         texts.update(keyed)
-        store.set_entry(doc.ref, tuple(zip(keyed, (w for _t, w in parts), strict=True)))
+        changed += store.set_entry(doc.ref, tuple(zip(keyed, (w for _t, w in parts), strict=True)))
     dropped = store.drop_entries_except(seen) if complete else 0
     embedded = _embed_missing(store, embedder, texts, save_to, step)
-    if save_to is not None:
+    if save_to is not None and (changed or dropped or embedded):
         store.save(save_to)
     return EmbedReport(
         entries=store.entry_count(), embedded=embedded, waiting=len(store.refs_waiting()),
-        dropped=dropped, skipped=skipped,
+        dropped=dropped, skipped=skipped, changed=changed,
     )  # fmt: skip
 
 
@@ -128,11 +131,7 @@ def _embed_missing(
 ) -> int:
     """Embed every line an entry waits for and `texts` holds, in steps; a step's
     vectors are kept the moment it ends, so an interruption loses at most one step."""
-    waiting = store.missing_lines(
-        key for ref in store.refs_waiting() for key, _w in store.entry_parts(ref) or ()
-    )
-    todo = [key for key in waiting if key in texts]
-    todo.sort(key=lambda key: len(texts[key]))
+    todo = sorted(store.missing_lines(texts), key=lambda key: len(texts[key]))
     done = 0
     saved = time.monotonic()
     with progress.task("embedding lines for the meaning lane", total=len(todo)) as bar:

@@ -14,9 +14,10 @@ The stable face:
   vectors)`. Each distinct line is embedded once, whatever entries it takes part in, and
   a re-parse re-embeds only lines whose text changed.
 - Entries: `set_entry(ref, parts)` with parts `(text key, weight)` (`embed.py` makes
-  them: the entry's own line, its neighbours', its label), `drop_entries_except(refs)`,
-  `refs_waiting()`. An entry's vector is the weighted sum of its parts, renormalised,
-  composed in memory (`matrix.py`): not stored, so the file holds each line once.
+  them: the entry's own line, its neighbours', its label), `forget(refs)`,
+  `drop_entries_except(refs)`, `refs_waiting()`. An entry's vector is the weighted sum
+  of its parts, renormalised, composed in memory (`matrix.py`): not stored, so the file
+  holds each line once.
 - Search: `search(query, k, mask=None) -> [(ref, cosine)]`, brute force over the composed
   entries; `rows()` and `mask_for(refs)` let a caller say which entries the reader may
   see (the lane applies visibility through the mask).
@@ -126,6 +127,14 @@ class VectorStore:
         """Forget the entries not in `refs` (deleted or moved away); how many went."""
         keep = set(refs)
         gone = [ref for ref in self._entries if ref not in keep]
+        for ref in gone:
+            del self._entries[ref]
+            self._matrix.remove(ref)
+        return len(gone)
+
+    def forget(self, refs: Iterable[str]) -> int:
+        """Forget these entries (a forget, an edit that removed them); how many went."""
+        gone = [ref for ref in refs if ref in self._entries]
         for ref in gone:
             del self._entries[ref]
             self._matrix.remove(ref)

@@ -54,18 +54,23 @@ def chat(turns: Sequence[str], path: str = "conversations/chat.md") -> list[Inde
 TURNS = [f"turn {n} is about topic number {n} of the day" for n in range(40)]
 
 
-def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(embedder: Embedder) -> None:
+def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(
+    embedder: Embedder, tmp_path: Path
+) -> None:
     counting = Counting(embedder)
     store = VectorStore(embedder.name, embedder.dim)
-    report = update_vectors(store, chat(TURNS), counting, complete=True)
+    path = tmp_path / "vectors.bin"
+    report = update_vectors(store, chat(TURNS), counting, complete=True, save_to=path)
     # Every turn once (neighbours reuse it), the heading once, each speaker's label once.
     assert len(counting.texts) == len(TURNS) + 1 + len(SPEAKERS)
     assert len(set(counting.texts)) == len(counting.texts)
     assert (report.entries, report.embedded, report.waiting) == (len(TURNS), len(counting.texts), 0)
 
     counting.texts.clear()
-    again = update_vectors(store, chat(TURNS), counting, complete=True)
-    assert (counting.texts, again.embedded) == ([], 0)
+    saved = path.stat().st_mtime_ns
+    again = update_vectors(store, chat(TURNS), counting, complete=True, save_to=path)
+    assert (counting.texts, again.embedded, again.changed) == ([], 0, 0)
+    assert path.stat().st_mtime_ns == saved  # nothing changed, nothing rewritten
 
     update_vectors(store, chat([*TURNS, "we should go hiking in May"]), counting, complete=True)
     assert counting.texts == ["we should go hiking in May"]

@@ -130,7 +130,9 @@ def test_forgotten_entries_leave_the_search_and_the_file(
     embedder: Embedder, tmp_path: Path
 ) -> None:
     store = one_line_store(embedder)
-    assert store.drop_entries_except(["entry:2", "entry:3"]) == len(SENTENCES) - 2
+    assert store.forget(["entry:0", "entry:nowhere"]) == 1
+    assert "entry:0" not in [ref for ref, _s in store.search(embedder.embed(["ski"])[0], 8)]
+    assert store.drop_entries_except(["entry:2", "entry:3"]) == len(SENTENCES) - 3
     query = embedder.embed(["Kate skiing"])[0]
     assert {ref for ref, _s in store.search(query, 8)} == {"entry:2", "entry:3"}
     store.save(tmp_path / "v.bin")
