@@ -75,6 +75,10 @@ class EntryMatrix:
             end = start + len(block)
             self._vectors[at] = _composed(rows[start:end], weights[start:end], lines)
             self._stale.difference_update(block)
+        self.tidy()
+
+    def tidy(self) -> None:
+        """Compact the rows once a quarter of them are free (forgotten entries)."""
         if len(self.refs) > 1024 and 4 * self._alive.sum() < 3 * len(self.refs):
             self._compact()
 
@@ -85,14 +89,18 @@ class EntryMatrix:
         if not new:
             return
         grown = len(self.refs)
+        end = grown + len(new)
+        if end > len(self._vectors):  # room for more, so a remember does not copy it all
+            spare = max(end, len(self._vectors) + len(self._vectors) // 4, 1024) - grown
+            fresh = np.zeros((spare, self.dim), np.float32)
+            self._vectors = np.concatenate([self._vectors[:grown], fresh])
+            self._alive = np.concatenate([self._alive[:grown], np.zeros(spare, np.bool_)])
+        self._alive[grown:end] = True
         self.refs.extend(new)
         self._row.update((ref, grown + i) for i, ref in enumerate(new))
-        fresh = np.zeros((len(new), self.dim), np.float32)
-        self._vectors = np.concatenate([self._vectors, fresh])
-        self._alive = np.concatenate([self._alive, np.ones(len(new), np.bool_)])
 
     def _compact(self) -> None:
-        keep = np.flatnonzero(self._alive)
+        keep = np.flatnonzero(self._alive[: len(self.refs)])
         self.refs = [self.refs[row] for row in keep]
         self._row = {ref: row for row, ref in enumerate(self.refs)}
         self._vectors = self._vectors[keep]
@@ -113,7 +121,7 @@ class EntryMatrix:
         count = len(self.refs)
         if count == 0 or k <= 0:
             return []
-        allowed = self._alive
+        allowed = self._alive[:count]
         if mask is not None:
             fitted = np.zeros(count, np.bool_)
             fitted[: min(count, len(mask))] = mask[:count]

@@ -73,8 +73,11 @@ class VectorStore:
         self.dim = dim
         self._keys: list[str] = []
         self._row_of: dict[str, int] = {}
+        # Row buffers grow by doubling (a first embed adds lines 256 at a time); the
+        # first len(self._keys) rows are in use.
         self._rows = np.zeros((0, dim), np.int8)
         self._scales = np.zeros(0, np.float32)
+        self._waiting: set[str] = set()
         self._recipes: dict[str, Parts] = {}
         self._loaded: Contents | None = None
         self._matrix = EntryMatrix(dim)
@@ -99,11 +102,17 @@ class VectorStore:
         self._materialise()  # a loaded file's waiting entries must hear of new lines
         rows, scales = quantised(vectors[fresh])
         start = len(self._keys)
+        end = start + len(fresh)
+        if end > len(self._rows):
+            spare = max(end, 2 * len(self._rows), 1024) - start
+            self._rows = np.concatenate([self._rows[:start], np.zeros((spare, self.dim), np.int8)])
+            self._scales = np.concatenate([self._scales[:start], np.zeros(spare, np.float32)])
+        self._rows[start:end] = rows
+        self._scales[start:end] = scales
         for offset, i in enumerate(fresh):
             self._row_of[keys[i]] = start + offset
             self._keys.append(keys[i])
-        self._rows = np.concatenate([self._rows, rows])
-        self._scales = np.concatenate([self._scales, scales])
+        self._waiting = {ref for ref in self._waiting if not self._ready(self._entries[ref])}
 
     def line_vectors(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
         """Lines by row number, back as float32 (int8 x scale)."""
@@ -121,6 +130,10 @@ class VectorStore:
             return False
         self._entries[ref] = parts
         self._matrix.invalidate(ref)
+        if self._ready(parts):
+            self._waiting.discard(ref)
+        else:
+            self._waiting.add(ref)
         return True
 
     def drop_entries_except(self, refs: Iterable[str]) -> int:
@@ -130,6 +143,7 @@ class VectorStore:
         for ref in gone:
             del self._entries[ref]
             self._matrix.remove(ref)
+            self._waiting.discard(ref)
         return len(gone)
 
     def forget(self, refs: Iterable[str]) -> int:
@@ -138,6 +152,7 @@ class VectorStore:
         for ref in gone:
             del self._entries[ref]
             self._matrix.remove(ref)
+            self._waiting.discard(ref)
         return len(gone)
 
     def entry_parts(self, ref: str) -> Parts | None:
@@ -146,7 +161,8 @@ class VectorStore:
 
     def refs_waiting(self) -> list[str]:
         """Entries some of whose lines have no vector yet (an interrupted first embed)."""
-        return [ref for ref, parts in self._entries.items() if not self._ready(parts)]
+        self._materialise()
+        return sorted(self._waiting)
 
     def entry_count(self) -> int:
         """How many entries have a recipe (ready or waiting)."""
@@ -180,6 +196,7 @@ class VectorStore:
         return self._matrix.search(query, k, mask)
 
     def _compose(self) -> None:
+        self._matrix.tidy()
         if self._loaded is not None and not self._matrix.refs:
             self._compose_loaded(self._loaded)
             return
@@ -237,6 +254,8 @@ class VectorStore:
                 self._recipes[ref] = tuple((loaded.keys[numbers[j]], weights[j]) for j in span)
                 if ref not in composed:
                     self._matrix.invalidate(ref)
+                if max(numbers[j] for j in span) >= loaded.lines:
+                    self._waiting.add(ref)
 
     # -- the file ----------------------------------------------------------------------
 
@@ -255,8 +274,8 @@ class VectorStore:
         contents = Contents(
             keys=keys,
             lines=len(self._keys),
-            scales=self._scales,
-            rows=self._rows,
+            scales=self._scales[: len(self._keys)],
+            rows=self._rows[: len(self._keys)],
             refs=refs,
             offsets=offsets,
             numbers=np.asarray([number[key] for key, _w in parts], np.intp),

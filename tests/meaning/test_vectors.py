@@ -225,3 +225,26 @@ def test_vectors_of_another_model_or_width_are_not_compared(
     with pytest.raises(VectorsDamaged, match="memrepo reindex") as caught:
         VectorStore.load(path, model=model, dim=dim)
     assert said in str(caught.value)
+
+
+def test_rows_grow_and_compact_without_mixing_up_entries() -> None:
+    """Thousands of entries added one by one, most forgotten: every search still names
+    the entry whose vector it scored (rows grow with spare room and are compacted)."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    vectors = unit(rng, n, 16)
+    keys = [f"{i:016x}" for i in range(n)]
+    store = VectorStore("m", 16)
+    for i in range(n):
+        store.add_lines([keys[i]], vectors[i : i + 1])
+        store.set_entry(f"e{i}", ((keys[i], 1.0),))
+        if i % 500 == 0:
+            assert store.search(vectors[i], 1)[0][0] == f"e{i}"
+    kept = [f"e{i}" for i in range(0, n, 7)]
+    store.drop_entries_except(kept)
+    assert sorted(ref for ref in store.rows() if ref) == sorted(kept)
+    assert len(store.rows()) < n  # compacted
+    for i in range(0, n, 7 * 40):
+        ref, score = store.search(vectors[i], 1)[0]
+        assert (ref, round(score, 2)) == (f"e{i}", 1.0)
+    assert store.search(vectors[1], 1)[0][0] != "e1"
