@@ -18,7 +18,8 @@ vectors cost 10 and ranked as well or better (`../shared/research/recall.md`). S
 - `update_vectors(store, docs, embedder, ...)`: records each document's parts, embeds
   the lines the store does not hold yet (each once, shortest first, in steps), and
   reports the steps to `memrepo.progress` (the CLI shows a bar, MCP sends progress). A
-  `remember` passes its one new document and embeds its one line. Interrupted (Ctrl-C,
+  `remember` passes the documents the index projects again (the new entry, and the
+  neighbours whose context now holds it) and embeds its one line. Interrupted (Ctrl-C,
   a cancelled call: any exception out of a step), what was embedded stays in the store,
   is saved when `save_to` is given, and the next call embeds only the rest.
 
@@ -132,6 +133,8 @@ def _embed_missing(
     """Embed every line an entry waits for and `texts` holds, in steps; a step's
     vectors are kept the moment it ends, so an interruption loses at most one step."""
     todo = sorted(store.missing_lines(texts), key=lambda key: len(texts[key]))
+    if not todo:
+        return 0  # no progress task for nothing: a re-parse that changed no line
     done = 0
     saved = time.monotonic()
     with progress.task("embedding lines for the meaning lane", total=len(todo)) as bar:
