@@ -248,3 +248,12 @@ def test_rows_grow_and_compact_without_mixing_up_entries() -> None:
         ref, score = store.search(vectors[i], 1)[0]
         assert (ref, round(score, 2)) == (f"e{i}", 1.0)
     assert store.search(vectors[1], 1)[0][0] != "e1"
+
+
+def test_a_vector_file_that_cannot_be_read_is_one_line_that_says_to_rebuild(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "v.bin").mkdir()  # a folder where the file belongs
+    with pytest.raises(VectorsDamaged, match="memrepo reindex") as caught:
+        VectorStore.load(tmp_path / "v.bin", model="m", dim=4)
+    assert "unreadable" in str(caught.value)
