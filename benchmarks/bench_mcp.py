@@ -106,12 +106,12 @@ def memrepo(root: Path, *args: str) -> list[str]:
 
 
 @asynccontextmanager
-async def http_server(root: Path, log: Path) -> AsyncIterator[str]:
+async def http_server(root: Path, log: Path, *extra: str) -> AsyncIterator[str]:
     """`memrepo mcp --http` on a free loopback port; its URL. Stopped with Ctrl-C (and
     killed if that does not do) on the way out."""
     with open(log, "w", encoding="utf-8") as sink:
         process = subprocess.Popen(
-            memrepo(root, "--http", "--port", "0"),
+            memrepo(root, "--http", "--port", "0", *extra),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=sink,
             env=server_env(), cwd=PROJECT, start_new_session=True,
         )  # fmt: skip
@@ -412,7 +412,7 @@ async def measure(root: Path, args: argparse.Namespace, qs: list[str], log: Path
     try:
         async with (
             stdio_client(root) as stdio,
-            http_server(root, log) as url,
+            http_server(root, log, *server_options(args)) as url,
             http_client(url, "auto") as modern,
             http_client(url, "legacy") as session,
             raw_stdio(root) as stdio_raw,
@@ -552,6 +552,13 @@ def describe(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def server_options(args: argparse.Namespace) -> list[str]:
+    """The HTTP server's options this run sets (`--read-processes` to compare with threads)."""
+    if args.read_processes is None:
+        return []
+    return ["--read-processes", str(args.read_processes)]
+
+
 def mixed_table(mixes: list[dict[str, Any]]) -> list[str]:
     lines = [
         "",
@@ -579,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--client-calls", type=int, default=50)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--read-processes", type=int, help="the HTTP server's (default: its own default)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     result = run(args)

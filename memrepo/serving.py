@@ -13,9 +13,10 @@ from __future__ import annotations
 import signal
 import socket
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import anyio
@@ -37,6 +38,9 @@ SHUTDOWN_GRACE_SECONDS = 5
 #: Reads served at once, each on its own handles. Two cores and one GIL: more readers
 #: than this only queue inside Python instead of in front of it (issue #28's profile).
 READERS = 4
+#: Most writes run under one hold of the write lock: other processes' writers wait for
+#: the group as for one long write, so it is bounded.
+GROUP_LIMIT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,22 @@ def _capture(flag: threading.Event, call: Callable[[H], T], handle: H) -> _Outco
             return _Outcome(error=exc)
 
 
+@dataclass(eq=False, slots=True)
+class _Write(Generic[H]):
+    """One queued write: `state` goes queued -> running or dropped (cancelled before it
+    began), decided under `turn` against `flag`, so a cancel never races the start."""
+
+    call: Callable[[H], Any]
+    flag: threading.Event = field(default_factory=threading.Event)
+    state: Literal["queued", "running", "dropped"] = "queued"
+    outcome: _Outcome[Any] | None = None
+
+    def begin(self, turn: threading.Lock) -> bool:
+        with turn:
+            self.state = "dropped" if self.flag.is_set() else "running"
+        return self.state == "running"
+
+
 async def _flag_on_cancel(flag: threading.Event, finished: anyio.Event) -> None:
     """Raise `flag` when the call's task is cancelled (a `notifications/cancelled`, a
     client gone): the worker thread sees it where a write waits (docs/architecture.md §8)."""
@@ -80,19 +100,28 @@ class RepoWorkers(Generic[H]):
     handles that belong to one thread at a time, so each reader thread takes one from a
     pool of `READERS`, opened with `open_reader` on first need, and gives it back. Two
     handles on one root are as safe together as two processes: writes still serialize on
-    the cross-process write lock."""
+    the cross-process write lock.
+
+    Writes that queue up behind one another run as a group under one hold of the write
+    lock (`hold`): each is still its own transaction and its own commit, but the index
+    catches up once behind the group and readers open its new state once, instead of
+    once a write (with twenty clients writing, that catch-up was most of a write's time).
+    No write of a group answers before the index has caught up, so a client that reads
+    right after its write finds it."""
 
     def __init__(
         self,
         writer: H,
         open_reader: Callable[[], H],
         *,
+        hold: Callable[[H], AbstractContextManager[Any]] | None = None,
         close: Callable[[H], None] = lambda handle: None,
         log: Callable[[str], None] = lambda line: None,
         readers: int = READERS,
     ) -> None:
         self.writer = writer
         self._open_reader = open_reader
+        self._hold = hold
         self._close = close
         self.log = log
         self._one = anyio.CapacityLimiter(1)
@@ -100,6 +129,8 @@ class RepoWorkers(Generic[H]):
         self._free: list[H] = []
         self._opened: list[H] = []
         self._pool = threading.Lock()
+        self._queued: deque[_Write[H]] = deque()
+        self._turn = threading.Lock()
 
     async def read(self, call: Callable[[H], T]) -> T:
         """`call` on a reader handle. Not abandoned on cancel: the handle is in use until
@@ -109,30 +140,68 @@ class RepoWorkers(Generic[H]):
     async def write(self, call: Callable[[H], T], what: str) -> T:
         """`call` on the writer, after the writes queued before it. Cancelled while it
         queues or waits for the write lock, it writes nothing (`CallCancelled`);
-        cancelled once it holds the lock, it finishes whole (the transaction is all or
-        nothing) and the log says it landed. `what` names the call in those lines."""
-        flag = threading.Event()
+        cancelled once it began, it finishes whole (the transaction is all or nothing)
+        and the log says it landed. `what` names the call in those lines."""
+        pending: _Write[H] = _Write(call)
+        with self._turn:
+            self._queued.append(pending)
         finished = anyio.Event()
-        outcome: _Outcome[T] | None = None
         try:
             async with anyio.create_task_group() as watch:
-                watch.start_soon(_flag_on_cancel, flag, finished)
+                watch.start_soon(_flag_on_cancel, pending.flag, finished)
                 try:
-                    outcome = await anyio.to_thread.run_sync(
-                        _capture, flag, call, self.writer, limiter=self._one
-                    )
+                    await anyio.to_thread.run_sync(self._drain, limiter=self._one)
                 finally:
                     finished.set()
-                    self._tell(what, flag, outcome)
+                    self._tell(what, pending)
         except anyio.get_cancelled_exc_class():
-            if outcome is None:
-                self.log(f"{what}: cancelled before it began; nothing was written")
+            if pending.outcome is None:  # else `_tell` said what became of it
+                with self._turn:
+                    began = pending.state == "running"
+                self.log(
+                    f"{what}: cancelled while it ran; it lands whole"
+                    if began
+                    else f"{what}: cancelled before it began; nothing was written"
+                )
             raise
-        assert outcome is not None  # run_sync returned: only a cancel leaves it unset
-        return outcome.unwrap()
+        assert pending.outcome is not None  # _drain ran every write queued before it
+        result: T = pending.outcome.unwrap()
+        return result
 
-    def _tell(self, what: str, flag: threading.Event, outcome: _Outcome[Any] | None) -> None:
-        if outcome is None or not flag.is_set():
+    def _drain(self) -> None:
+        """Run the oldest queued write (the caller's, unless a group before took it),
+        then, under the same hold of the write lock, the writes queued meanwhile. Only
+        the oldest waits for the lock: a write queued behind it can still be cancelled
+        at once, and is dropped when its turn comes."""
+        with self._turn:
+            if not self._queued:
+                return
+            first = self._queued.popleft()
+        if self._hold is None:
+            self._run(first)
+            return
+        try:
+            with cancelled_by(first.flag), self._hold(self.writer):
+                self._run(first)
+                for _ in range(GROUP_LIMIT - 1):
+                    with self._turn:
+                        if not self._queued:
+                            break
+                        pending = self._queued.popleft()
+                    self._run(pending)
+        except Exception as exc:  # the lock was not had (cancelled, its timeout)
+            if first.outcome is None:
+                first.outcome = _Outcome(error=exc)
+
+    def _run(self, pending: _Write[H]) -> None:
+        if pending.begin(self._turn):
+            pending.outcome = _capture(pending.flag, pending.call, self.writer)
+        else:
+            pending.outcome = _Outcome(error=CallCancelled())
+
+    def _tell(self, what: str, pending: _Write[H]) -> None:
+        outcome = pending.outcome
+        if outcome is None or not pending.flag.is_set():
             return
         if isinstance(outcome.error, CallCancelled):
             self.log(f"{what}: cancelled while it waited for the write lock; nothing was written")

@@ -262,3 +262,54 @@ def test_a_client_gone_while_its_write_waits_writes_nothing_and_others_are_serve
     memory = git(root, "show", "HEAD:MEMORY.md")
     assert "Other fact" in memory and "Abandoned fact" not in memory
     assert any("nothing was written" in line for line in lines)
+
+
+def test_writes_queued_together_land_one_commit_each_and_read_back_at_once(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    """Writes that queue up while another process holds the lock run as one group under
+    one hold of the lock: still one commit each, a cancelled one still writes nothing, and
+    each reply comes only once a recall finds what it wrote."""
+    lines: list[str] = []
+    before = git(root, "rev-parse", "HEAD").strip()
+    found: dict[int, list[str]] = {}
+
+    async def scenario() -> None:
+        async with Client(build_server(tools_for(root), log=lines.append)) as client:
+
+            async def write_then_read(n: int) -> None:
+                data(await client.call_tool("memory_remember", {"text": f"Grouped fact {n}"}))
+                hits = data(await client.call_tool("memory_recall", {"query": f"grouped {n}"}))
+                found[n] = [hit["text"] for hit in hits["hits"]]
+
+            async with anyio.create_task_group() as group:
+                for n in range(6):
+                    group.start_soon(write_then_read, n)
+                with anyio.move_on_after(0.5):  # queued behind the others, then given up
+                    await client.call_tool("memory_remember", {"text": "Grouped fact dropped"})
+                release(held)
+
+    anyio.run(scenario)
+    subjects = git(root, "log", "--format=%s", f"{before}..HEAD").splitlines()
+    assert sorted(subjects) == sorted(f"Remember: Grouped fact {n}" for n in range(6))
+    memory = git(root, "show", "HEAD:MEMORY.md")
+    assert "Grouped fact dropped" not in memory
+    for n in range(6):
+        assert any(f"Grouped fact {n}" in text for text in found[n][:1]), found[n]
+    assert any("nothing was written" in line for line in lines)
+    assert git(root, "fsck", "--no-progress").strip() == ""
+
+
+def test_a_reader_sees_a_write_under_way_without_taking_its_lock(
+    root: Path, held: subprocess.Popen[str]
+) -> None:
+    """While another process writes (its lock held), a reader reads the index's last
+    state and takes no lock a writer would wait for; its own lock counts as no one's."""
+    with MemoryRepo.open(root) as repo:
+        assert repo.folder.writes_settling()
+        release(held)
+        assert not repo.folder.writes_settling()
+        with repo.folder.lock:
+            assert not repo.folder.writes_settling()  # this handle's own write
+            other = WriteLock(root / ".git" / "memrepo")
+            assert other.held_elsewhere() and not other.try_acquire()

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ from starlette.responses import PlainTextResponse
 
 from memrepo import MemoryRepo
 from memrepo.cli import mcp as cli_mcp
+from memrepo.errors import MemrepoError
 from memrepo.mcp import http as mcp_http
-from memrepo.tools import anthropic_tools, default_registry
+from memrepo.tools import MemoryTools, anthropic_tools, default_registry
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -664,3 +666,77 @@ def test_the_token_check_compares_digests_of_one_length() -> None:
     for header in (None, "", "Bearer", f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x",
                    f"Basic {TOKEN}", TOKEN, f"Bearer{TOKEN}"):  # fmt: skip
         assert not gate._authorized(header), header
+
+
+# --- reader processes (issue #28) ---------------------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    """The server's reader processes, as `ps --ppid` lists them (not multiprocessing's
+    resource tracker, which runs beside them)."""
+    done = subprocess.run(
+        ["ps", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+    )
+    rows = [line.split(None, 1) for line in done.stdout.splitlines() if line.strip()]
+    return [int(row[0]) for row in rows if "spawn_main" in row[-1]]
+
+
+def wait_for_children(pid: int, count: int) -> list[int]:
+    deadline = time.monotonic() + PATIENCE
+    found = children(pid)
+    while len(found) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = children(pid)
+    return found
+
+
+async def remember_then_recall(url: str, n: int) -> dict[str, Any]:
+    async with client(url) as session:
+        structured(await session.call_tool("memory_remember", {"text": f"Kite number {n} is red"}))
+        return structured(await session.call_tool("memory_recall", {"query": f"kite {n} red"}))
+
+
+def test_reads_in_reader_processes_see_each_write_and_survive_a_killed_reader(
+    serve: Serve, root: Path, token_file: Path
+) -> None:
+    served = serve(root, "--token-file", str(token_file), "--read-processes", "2")
+    readers = wait_for_children(served.process.pid, 2)
+    assert len(readers) == 2
+
+    for n in range(3):  # each recall runs in another process, right after the write
+        found = anyio.run(remember_then_recall, served.url, n)
+        assert f"Kite number {n} is red" in found["hits"][0]["text"]
+
+    os.kill(readers[0], signal.SIGKILL)
+    found = anyio.run(remember_then_recall, served.url, 7)
+    assert "Kite number 7 is red" in found["hits"][0]["text"]
+    found = anyio.run(remember_then_recall, served.url, 8)  # on new reader processes
+    assert "Kite number 8 is red" in found["hits"][0]["text"]
+    assert "a reader process stopped" in served.log()
+    assert served.stop() == 0
+    assert children(served.process.pid) == []
+
+
+def test_a_refusal_in_a_reader_process_reads_as_in_the_server(
+    serve: Serve, root: Path, token_file: Path
+) -> None:
+    arguments = {"path": "../outside.md"}
+    with MemoryRepo.open(root) as repo, pytest.raises(MemrepoError) as refused:
+        MemoryTools(repo).dispatch("memory_read", arguments)
+    served = serve(root, "--token-file", str(token_file), "--read-processes", "1")
+
+    async def read() -> Any:
+        async with client(served.url) as session:
+            return await session.call_tool("memory_read", arguments)
+
+    result = anyio.run(read)
+    assert result.is_error is True
+    assert result.content[0].text == str(refused.value)
+    assert "Traceback" not in served.log()
+
+
+def test_the_read_processes_option_is_checked(root: Path) -> None:
+    code, err = refused_start(root, "--read-processes", "2")
+    assert code == 2 and err.strip() == "memrepo: --read-processes only apply with --http"
+    code, err = refused_start(root, "--http", "--port", "0", "--read-processes", "99")
+    assert code == 1 and err.strip() == "memrepo: --read-processes 99: use 0 to 32"

@@ -19,7 +19,7 @@ EXTRA_HINT = "memrepo mcp needs the MCP SDK: pip install 'memrepo[mcp]'"
 #: Mirrors memrepo.mcp.http, which cannot be imported before the SDK is known to be there.
 DEFAULT_PORT = 8765
 TOKEN_ENV = "MEMREPO_MCP_TOKEN"
-HTTP_ONLY = ("host", "port", "token_file", "allowed_host")
+HTTP_ONLY = ("host", "port", "token_file", "allowed_host", "read_processes")
 
 
 def register(commands: Subparsers) -> None:
@@ -103,13 +103,23 @@ def register(commands: Subparsers) -> None:
         help="another Host header to accept, e.g. the name of a reverse proxy in front "
         "(repeatable; the address served is always accepted)",
     )
+    http.add_argument(
+        "--read-processes",
+        metavar="N",
+        type=int,
+        help="processes that answer read-only tool calls beside the server, so many "
+        "clients' recalls use every core (default: one per core, at most 4; 0: none, "
+        "reads run on the server's threads)",
+    )
 
 
 def _mcp(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
         print(f"memrepo: {EXTRA_HINT}", file=sys.stderr)
         return 1
-    given = [f"--{name.replace('_', '-')}" for name in HTTP_ONLY if getattr(args, name)]
+    given = [
+        f"--{name.replace('_', '-')}" for name in HTTP_ONLY if getattr(args, name) not in (None, [])
+    ]
     if given and not args.http:
         print(f"memrepo: {', '.join(given)} only apply with --http", file=sys.stderr)
         return 2
@@ -147,10 +157,12 @@ def _mcp(args: argparse.Namespace) -> int:
 
 def _http_settings(args: argparse.Namespace) -> HttpSettings:
     from memrepo.mcp.http import DEFAULT_HOST, HttpSettings, load_token
+    from memrepo.mcp.readers import DEFAULT_PROCESSES
 
     return HttpSettings(
         host=args.host or DEFAULT_HOST,
         port=DEFAULT_PORT if args.port is None else args.port,
         token=load_token(args.token_file.expanduser() if args.token_file else None, os.environ),
         extra_hosts=tuple(args.allowed_host),
+        read_processes=DEFAULT_PROCESSES if args.read_processes is None else args.read_processes,
     )

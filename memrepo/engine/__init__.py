@@ -21,6 +21,7 @@ method it is (`verb`). A new verb goes into the class of its area and gets its l
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, Unpack
@@ -115,6 +116,13 @@ class MemoryRepo:
         """Finish queued item writes, close the database and the index, and give back the
         folder's working-tree watch (the repo stays usable: what is used again reopens)."""
         self.parts.close()
+
+    def holding_writes(self) -> AbstractContextManager[object]:
+        """Hold the write lock over several writes of this handle: each is still its own
+        transaction and commit, but the index catches up once behind them all (a server
+        runs the writes queued behind one another so, issue #28). Reads never wait for
+        it; other writers do, as for one long write."""
+        return self.parts.folder.lock
 
     def __enter__(self) -> Self:
         return self

@@ -28,6 +28,9 @@ LOCK_NAME = "write.lock"
 #: Held for a whole `sync` (one at a time per root), while the write lock is held only
 #: for its local steps, so writes never wait for the network.
 SYNC_LOCK_NAME = "sync.lock"
+#: Held by a writer from its release of the write lock until the index has followed its
+#: write (`MemoryFolder.writes_settling`, issue #28).
+SETTLE_LOCK_NAME = "settle.lock"
 #: How often a wait for this process's other threads looks at the cancel flag.
 _THREAD_POLL_SECONDS = 0.05
 
@@ -63,10 +66,12 @@ class WriteLock:
         # flock is per open file, not per thread: threads of one process sharing this
         # object are serialized here first (re-entrant for the thread that holds it).
         self._threads = threading.RLock()
-        #: Told when the lock is taken and when it is given back (outermost only), after
-        #: the flock is released: the folder watches its branch move here, so whatever a
-        #: write moves is followed right behind it, outside the lock (issue #28).
+        #: Told when the lock is taken, when it is about to be given back (still held)
+        #: and once it is given back (outermost only): the folder watches its branch
+        #: move here, so whatever a write moves is followed right behind it, outside the
+        #: lock, while readers know a catch-up is coming (issue #28).
         self.on_taken: Callable[[], None] | None = None
+        self.on_releasing: Callable[[], None] | None = None
         self.on_released: Callable[[], None] | None = None
 
     def acquire(self) -> None:
@@ -119,6 +124,25 @@ class WriteLock:
             self.timeout = timeout
         return True
 
+    def held_elsewhere(self) -> bool:
+        """Whether another handle or process holds the lock right now, asked without
+        taking it (a shared flock, refused while anyone holds it exclusively, and given
+        back at once): a reader reads the index's last state instead of catching it up
+        while a write or its catch-up is under way (issue #28)."""
+        if self._fd is not None:
+            return False
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False  # never taken here: nobody holds it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)  # closing gives a shared lock back
+        return False
+
     def _acquire_thread(self) -> None:
         """This object's thread lock, waited for in slices so a cancel is seen."""
         deadline = time.monotonic() + self.timeout
@@ -138,11 +162,19 @@ class WriteLock:
             return
         self._depth -= 1
         outermost = self._depth == 0
-        if outermost:
-            fd, self._fd = self._fd, None
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-        self._threads.release()
+        try:
+            if outermost and self.on_releasing is not None:
+                self._depth = 1  # what it does itself re-enters, never releases
+                try:
+                    self.on_releasing()
+                finally:
+                    self._depth = 0
+        finally:
+            if outermost:
+                fd, self._fd = self._fd, None
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            self._threads.release()
         if outermost and self.on_released is not None:
             self.on_released()
 

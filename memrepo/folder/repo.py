@@ -9,6 +9,7 @@ commit for the change, replacing only files that still hold what the change was 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from memrepo.folder.entries import (
     subject_holder,
 )
 from memrepo.folder.gitstore import MAIN, GitStore, WriteHooks, user_identity
-from memrepo.folder.lock import WriteLock
+from memrepo.folder.lock import SETTLE_LOCK_NAME, WriteLock, cancelled_by
 from memrepo.folder.messages import build_message, commit_info, summarize
 from memrepo.folder.paths import check_path, link_target
 from memrepo.folder.transaction import Change, WriteTransaction
@@ -120,30 +121,56 @@ class MemoryFolder:
         #: Called right behind every write that moved main (see `after_write`).
         self._written: list[Callable[[], None]] = []
         self._main_when_taken: str | None = None
+        #: Held by a writer from just before it gives the write lock back until the
+        #: index has followed its write: readers meanwhile read the index's last state
+        #: instead of doing the same catch-up beside it (`writes_settling`).
+        self.settling = WriteLock(self.state_dir, 0.0, SETTLE_LOCK_NAME)
+        self._moved = self._settled_by_us = False
         self.lock.on_taken = self._note_main
+        self.lock.on_releasing = self._announce_catch_up
         self.lock.on_released = self._tell_written
 
     # --- following writes ------------------------------------------------------------
 
     def after_write(self, listener: Callable[[], None]) -> None:
-        """Call `listener` after each write of this process that moved main, once the
-        write lock is given back: the search index follows the write in the writer's
-        time, never in the next reader's (issue #28), and other writers never wait for
-        it. A listener's failure never fails the write, which has landed."""
+        """Call `listener` after each write of this process that moved main (after the
+        outermost write of a held group), once the write lock is given back: the search
+        index follows the write in the writer's time, never in the next reader's (issue
+        #28), and other writers never wait for it. Readers see `writes_settling` until
+        the listeners are done, so they never do the same work beside it. A listener's
+        failure never fails the write, which has landed."""
         self._written.append(listener)
+
+    def writes_settling(self) -> bool:
+        """Whether another handle or process is writing, or following its write with a
+        catch-up: a reader then reads the index's last state (issue #28)."""
+        return self.lock.held_elsewhere() or self.settling.held_elsewhere()
 
     def _note_main(self) -> None:
         self._main_when_taken = self.store.main_id() if self._written else None
 
-    def _tell_written(self) -> None:
+    def _announce_catch_up(self) -> None:
         before, self._main_when_taken = self._main_when_taken, None
-        if not self._written or before == self.store.main_id():
+        self._moved = bool(self._written) and before != self.store.main_id()
+        # Not waited for: another writer's catch-up holding it covers the readers too.
+        # Nor cancelled: the write has landed, and its catch-up follows it whole.
+        with cancelled_by(threading.Event()):
+            self._settled_by_us = self._moved and self.settling.try_acquire()
+
+    def _tell_written(self) -> None:
+        if not self._moved:
             return
-        for listener in list(self._written):
-            try:
-                listener()
-            except Exception:  # the write landed; the next read catches the index up
-                _log.exception("after-write listener %r failed", listener)
+        self._moved = False
+        try:
+            for listener in list(self._written):
+                try:
+                    listener()
+                except Exception:  # the write landed; the next read catches the index up
+                    _log.exception("after-write listener %r failed", listener)
+        finally:
+            if self._settled_by_us:
+                self._settled_by_us = False
+                self.settling.release()
 
     # --- opening ---------------------------------------------------------------------
 

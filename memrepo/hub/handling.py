@@ -74,7 +74,11 @@ class Hub:
 
     def __post_init__(self) -> None:
         self.workers = RepoWorkers(
-            self.repo, lambda: reader_repo(self.repo), close=MemoryRepo.close, log=self.log
+            self.repo,
+            lambda: reader_repo(self.repo),
+            hold=MemoryRepo.holding_writes,
+            close=MemoryRepo.close,
+            log=self.log,
         )
 
     async def call(self, call: Callable[[MemoryRepo], T]) -> T:

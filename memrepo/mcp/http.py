@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memrepo.engine import MemoryRepo
 from memrepo.errors import InvalidArgument
+from memrepo.mcp.readers import MAX_READ_PROCESSES, ReaderSpec, ReadProcesses
 from memrepo.mcp.server import build_server, workers_for
 from memrepo.serving import ReadyServer, RepoWorkers, bind_tcp, quiet_config, read_body
 from memrepo.tools import MemoryTools
@@ -78,6 +79,9 @@ class HttpSettings:
     max_body: int = MAX_BODY_BYTES
     #: More `Host` values to accept (the name behind a reverse proxy, a DNS name).
     extra_hosts: tuple[str, ...] = ()
+    #: Processes that run read-only tool calls beside the server (`memrepo.mcp.readers`);
+    #: 0 runs them on the server's reader threads.
+    read_processes: int = 0
 
     def check(self) -> None:
         """InvalidArgument when serving like this would be unsafe or cannot work."""
@@ -85,6 +89,10 @@ class HttpSettings:
             raise InvalidArgument(f"port {self.port} is not a TCP port (0 to 65535)")
         if self.max_body <= 0:
             raise InvalidArgument("the request size limit must be a positive number of bytes")
+        if not 0 <= self.read_processes <= MAX_READ_PROCESSES:
+            raise InvalidArgument(
+                f"--read-processes {self.read_processes}: use 0 to {MAX_READ_PROCESSES}"
+            )
         if self.token is None:
             if not is_loopback(self.host):
                 raise InvalidArgument(
@@ -325,13 +333,15 @@ def build_app(
     port: int,
     log: Log,
     workers: RepoWorkers[MemoryTools] | None = None,
+    processes: ReadProcesses | None = None,
 ) -> ASGIApp:
     """The ASGI app that serves `tools` at /mcp on `port`, behind the gate. Every
-    session shares `workers`: one writer and one pool of readers per repo."""
+    session shares `workers` (one writer and one pool of reader threads per repo) and
+    `processes`, the reader processes, when there are any."""
     hosts = allowed_hosts(settings.host, port, settings.extra_hosts)
     security = security_settings(hosts)
     # With its input schemas looked up once, not per call.
-    server = build_server(tools, workers or workers_for(tools, log), log)
+    server = build_server(tools, workers or workers_for(tools, log), log, processes)
     app = server.streamable_http_app(
         streamable_http_path=ENDPOINT,
         # One JSON body per call instead of an SSE stream per POST: a plain response
@@ -363,7 +373,11 @@ def serve_http(
 ) -> None:
     """Serve `tools` on `sock` until Ctrl-C or SIGTERM; prints the URL when ready."""
     workers = workers_for(tools, log)
-    app: Any = build_app(tools, settings, sock.getsockname()[1], log, workers)
+    processes = None
+    if settings.read_processes:
+        processes = ReadProcesses(ReaderSpec.of(tools), processes=settings.read_processes, log=log)
+        processes.start()
+    app: Any = build_app(tools, settings, sock.getsockname()[1], log, workers, processes)
     config = quiet_config(app, lifespan="on")
     url = url_of(settings, sock)
     server = ReadyServer(config, lambda: log(f"serving {url} (Ctrl-C to stop)"))
@@ -371,6 +385,8 @@ def serve_http(
         server.run(sockets=[sock])
     finally:
         workers.close()
+        if processes is not None:
+            processes.close()
     log("stopped")
 
 

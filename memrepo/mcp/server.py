@@ -40,9 +40,10 @@ from memrepo.engine import MemoryRepo
 from memrepo.errors import EntryNotFound, MemrepoError
 from memrepo.mcp.calls import call_context
 from memrepo.mcp.guidance import GUIDANCE_PROMPT, guidance
+from memrepo.mcp.readers import ReadProcesses
 from memrepo.mcp.resources import read_resource, resource_templates, resources
 from memrepo.serving import RepoWorkers, reader_repo
-from memrepo.tools import MemoryTools
+from memrepo.tools import BUILTIN_TOOLS, MemoryTools
 from memrepo.tools.tool import Tool
 from memrepo.version import __version__
 
@@ -89,7 +90,13 @@ def reader_tools(tools: MemoryTools) -> MemoryTools:
 
 def workers_for(tools: MemoryTools, log: Callable[[str], None]) -> RepoWorkers[MemoryTools]:
     """The writer (`tools` itself) and the reader pool that serve one server."""
-    return RepoWorkers(tools, lambda: reader_tools(tools), close=_close_tools, log=log)
+    return RepoWorkers(
+        tools,
+        lambda: reader_tools(tools),
+        hold=lambda writer: writer.repo.holding_writes(),
+        close=_close_tools,
+        log=log,
+    )
 
 
 def _close_tools(tools: MemoryTools) -> None:
@@ -100,10 +107,12 @@ def build_server(
     tools: MemoryTools,
     workers: RepoWorkers[MemoryTools] | None = None,
     log: Callable[[str], None] = stderr_log,
+    processes: ReadProcesses | None = None,
 ) -> Server[Any]:
     """A low-level MCP server whose tools, schemas and results are `tools`' own. Without
-    `workers` it makes its own, whose reader handles close when they are collected."""
-    calls = _Calls(tools, workers or workers_for(tools, log))
+    `workers` it makes its own, whose reader handles close when they are collected; with
+    `processes`, read-only tool calls run there (`memrepo.mcp.readers`)."""
+    calls = _Calls(tools, workers or workers_for(tools, log), processes)
     return Server(
         SERVER_NAME,
         version=__version__,
@@ -124,14 +133,22 @@ class _Calls:
     """The handlers of one server: what they share is the registry's listing (built
     once) and the workers that run repo calls."""
 
-    def __init__(self, tools: MemoryTools, workers: RepoWorkers[MemoryTools]) -> None:
+    def __init__(
+        self,
+        tools: MemoryTools,
+        workers: RepoWorkers[MemoryTools],
+        processes: ReadProcesses | None = None,
+    ) -> None:
         self.tools = tools
         self.workers = workers
+        self.processes = processes
         # Built once: a registry does not change while it is served, and the SDK asks for
         # a tool's input schema on every call (15 ms for fourteen tools if rebuilt).
         self.listed = [mcp_tool(t) for t in tools.registry]
         self.schemas = {tool.name: tool.input_schema for tool in self.listed}
         self.read_only = {t.name for t in tools.registry if t.hints.read_only}
+        # A reader process knows the built-in tools only: a host's own stays here.
+        self.elsewhere = {t.name for t in tools.registry if t in BUILTIN_TOOLS} & self.read_only
 
     async def list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -154,15 +171,22 @@ class _Calls:
                 return tools.dispatch(name, arguments, context)
 
             call = _reporting(ctx, dispatch)
-            if name in self.read_only:
-                result = await self.workers.read(call)
-            else:
+            if name not in self.read_only:
                 result = await self.workers.write(call, name)
+            elif (
+                self.processes is None or name not in self.elsewhere or _wants_progress(params.meta)
+            ):
+                result = await self.workers.read(call)
+            else:  # progress reports cannot cross from another process: those stay here
+                result = await self.processes.call(
+                    name, arguments, context, lambda: self.workers.read(call)
+                )
         except MemrepoError as exc:  # the model reads the reason and can correct itself
             return _error(str(exc))
         except Exception as exc:  # a bug must not end the session: say so in one line
             self.workers.log(f"{name} failed: {exc!r}")
-            return _error(f"{name}: internal error ({type(exc).__name__}); nothing was changed")
+            kind = getattr(exc, "kind", type(exc).__name__)
+            return _error(f"{name}: internal error ({kind}); nothing was changed")
         text = json.dumps(result, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(text=text)], structured_content=result
@@ -224,6 +248,13 @@ def _one_page(params: types.PaginatedRequestParams | None) -> None:
         raise MCPError(
             types.INVALID_PARAMS, "invalid cursor: this server lists everything on one page"
         )
+
+
+def _wants_progress(meta: Any) -> bool:
+    """Whether the request carries a `progressToken` (the SDK's field name once parsed)."""
+    return isinstance(meta, dict) and (
+        meta.get("progress_token") is not None or meta.get("progressToken") is not None
+    )
 
 
 def _reporting(ctx: Any, call: Callable[[MemoryTools], T]) -> Callable[[MemoryTools], T]:

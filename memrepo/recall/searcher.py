@@ -7,8 +7,9 @@ write (after the write lock is given back: other writers never wait for the inde
 a read after a write finds nothing to do (issue #28). A read still applies what changed
 since the index was last synced (another process's commits, files edited in the working
 tree, items changed on another thread) in one index commit, but never waits for a
-writer: when another writer holds the index, it answers from the last committed state
-and the commit that state reflects, a consistent snapshot, and catches up next time.
+writer: while a write or its catch-up is under way (`MemoryFolder.writes_settling`) or
+another writer holds the index, it answers from the last committed state and the commit
+that state reflects, a consistent snapshot, and catches up next time.
 """
 
 from __future__ import annotations
@@ -170,8 +171,14 @@ class Searcher:
             self._reading = False
 
     def _sync_or_snapshot(self, store: IndexStore) -> None:
-        """Catch the index up, unless another writer holds it: then read the state it
-        last committed (a reader never waits for a writer, issue #28)."""
+        """Catch the index up, unless a write is under way or another writer holds the
+        index: then read the state it last committed (a reader never waits for a writer,
+        issue #28). A write under way (its lock, or the lock of its catch-up, held by
+        another handle or process) is caught up behind by its writer; a reader that did
+        it too did the work twice and stood in the writer's way (with twenty clients,
+        most of the readers' time)."""
+        if self.folder.writes_settling():
+            return
         try:
             with store.without_waiting():
                 self._sync(store)
