@@ -675,7 +675,10 @@ def children(pid: int) -> list[int]:
     """The server's reader processes, as `ps --ppid` lists them (not multiprocessing's
     resource tracker, which runs beside them)."""
     done = subprocess.run(
-        ["ps", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+        ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     rows = [line.split(None, 1) for line in done.stdout.splitlines() if line.strip()]
     return [int(row[0]) for row in rows if "spawn_main" in row[-1]]
