@@ -150,7 +150,7 @@ class RepoWorkers(Generic[H]):
             async with anyio.create_task_group() as watch:
                 watch.start_soon(_flag_on_cancel, pending.flag, finished)
                 try:
-                    await anyio.to_thread.run_sync(self._drain, limiter=self._one)
+                    await anyio.to_thread.run_sync(self._drain, pending, limiter=self._one)
                 finally:
                     finished.set()
                     self._tell(what, pending)
@@ -164,34 +164,37 @@ class RepoWorkers(Generic[H]):
                     else f"{what}: cancelled before it began; nothing was written"
                 )
             raise
-        assert pending.outcome is not None  # _drain ran every write queued before it
+        assert pending.outcome is not None  # _drain returns once it has run
         result: T = pending.outcome.unwrap()
         return result
 
-    def _drain(self) -> None:
-        """Run the oldest queued write (the caller's, unless a group before took it),
-        then, under the same hold of the write lock, the writes queued meanwhile. Only
-        the oldest waits for the lock: a write queued behind it can still be cancelled
-        at once, and is dropped when its turn comes."""
-        with self._turn:
-            if not self._queued:
-                return
-            first = self._queued.popleft()
-        if self._hold is None:
-            self._run(first)
-            return
-        try:
-            with cancelled_by(first.flag), self._hold(self.writer):
+    def _drain(self, own: _Write[H]) -> None:
+        """Run queued writes, oldest first, until the caller's own has run (a group
+        before may have run it already). Each round, only the oldest waits for the lock
+        (a write queued behind it can still be cancelled at once, and is dropped when its
+        turn comes); the writes queued meanwhile run under the same hold. Until `own` has
+        run it is still queued: whoever popped it ran it before giving up `_one`."""
+        while own.outcome is None:
+            with self._turn:
+                first = self._queued.popleft()
+            if self._hold is None:
                 self._run(first)
-                for _ in range(GROUP_LIMIT - 1):
-                    with self._turn:
-                        if not self._queued:
-                            break
-                        pending = self._queued.popleft()
-                    self._run(pending)
-        except Exception as exc:  # the lock was not had (cancelled, its timeout)
-            if first.outcome is None:
-                first.outcome = _Outcome(error=exc)
+                continue
+            try:
+                with cancelled_by(first.flag), self._hold(self.writer):
+                    self._run(first)
+                    self._run_queued(GROUP_LIMIT - 1)
+            except Exception as exc:  # the lock was not had (cancelled, its timeout)
+                if first.outcome is None:
+                    first.outcome = _Outcome(error=exc)
+
+    def _run_queued(self, most: int) -> None:
+        for _ in range(most):
+            with self._turn:
+                if not self._queued:
+                    return
+                pending = self._queued.popleft()
+            self._run(pending)
 
     def _run(self, pending: _Write[H]) -> None:
         if pending.begin(self._turn):

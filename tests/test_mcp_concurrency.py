@@ -313,3 +313,38 @@ def test_a_reader_sees_a_write_under_way_without_taking_its_lock(
             assert not repo.folder.writes_settling()  # this handle's own write
             other = WriteLock(root / ".git" / "memrepo")
             assert other.held_elsewhere() and not other.try_acquire()
+
+
+def test_a_write_behind_cancelled_ones_still_lands(root: Path, held: subprocess.Popen[str]) -> None:
+    """Two writes given up while the lock is held elsewhere (the first waiting for it,
+    the second, queued behind, given up before it) leave the third, queued after them,
+    to land alone."""
+    lines: list[str] = []
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(build_server(tools_for(root), log=lines.append)) as client:
+
+            async def given_up(text: str, after: float) -> None:
+                with anyio.move_on_after(after):
+                    await client.call_tool("memory_remember", {"text": text})
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(given_up, "Given up first", 0.8)
+                await anyio.sleep(0.1)
+                group.start_soon(given_up, "Given up second", 0.2)
+                await anyio.sleep(0.1)
+                result: dict[str, Any] = {}
+
+                async def keep() -> None:
+                    result.update(
+                        data(await client.call_tool("memory_remember", {"text": "Kept third"}))
+                    )
+
+                group.start_soon(keep)
+                await anyio.sleep(1.0)  # both given up by now
+                release(held)
+            return result
+
+    assert anyio.run(scenario)["status"] == "written"
+    memory = git(root, "show", "HEAD:MEMORY.md")
+    assert "Kept third" in memory and "Given up" not in memory
