@@ -147,8 +147,13 @@ class _Calls:
         self.listed = [mcp_tool(t) for t in tools.registry]
         self.schemas = {tool.name: tool.input_schema for tool in self.listed}
         self.read_only = {t.name for t in tools.registry if t.hints.read_only}
-        # A reader process knows the built-in tools only: a host's own stays here.
-        self.elsewhere = {t.name for t in tools.registry if t in BUILTIN_TOOLS} & self.read_only
+        # The read-only tools a reader process runs: it knows the built-in ones only, so
+        # a host's own stays here.
+        self.elsewhere = (
+            {t.name for t in tools.registry if t in BUILTIN_TOOLS} & self.read_only
+            if processes is not None
+            else set()
+        )
 
     async def list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -173,14 +178,12 @@ class _Calls:
             call = _reporting(ctx, dispatch)
             if name not in self.read_only:
                 result = await self.workers.write(call, name)
-            elif (
-                self.processes is None or name not in self.elsewhere or _wants_progress(params.meta)
-            ):
-                result = await self.workers.read(call)
-            else:  # progress reports cannot cross from another process: those stay here
-                result = await self.processes.call(
+            elif (processes := self._processes_for(name, params.meta)) is not None:
+                result = await processes.call(
                     name, arguments, context, lambda: self.workers.read(call)
                 )
+            else:
+                result = await self.workers.read(call)
         except MemrepoError as exc:  # the model reads the reason and can correct itself
             return _error(str(exc))
         except Exception as exc:  # a bug must not end the session: say so in one line
@@ -191,6 +194,14 @@ class _Calls:
         return types.CallToolResult(
             content=[types.TextContent(text=text)], structured_content=result
         )
+
+    def _processes_for(self, name: str, meta: Any) -> ReadProcesses | None:
+        """Where a read-only call runs: the reader processes, or None for this process's
+        reader threads (a host's own tool, and a call that wants progress, which cannot
+        cross from another process)."""
+        if name in self.elsewhere and not _wants_progress(meta):
+            return self.processes
+        return None
 
     async def list_resources(
         self, ctx: Any, params: types.PaginatedRequestParams | None
