@@ -29,14 +29,15 @@ in the same run, over vectors the package-shipped test model (all-MiniLM-L6-v2 i
 `memrepo.meaning.packaged`) makes of the same documents the index holds
 (`memrepo.meaning.embed.update_vectors`): its R@k beside memrepo's, its recall p50
 against memrepo's (wall and CPU), and the embedding's CPU time. Its weight was tuned on
-chats 1-5 only (``--meaning-weight`` tries another); chats 6-10 only report. Goals:
+chats 1-5 only (``--meaning-weight`` tries another; ``--meaning-model FOLDER`` another
+model, any folder `memrepo.meaning.model.load_embedder` loads); chats 6-10 only report. Goals:
 R@5 >= 0.52, R@10 >= 0.60 on chats 6-10 and overall. ``--meaning-scale N`` instead
 times recall with and without the lane on a synthetic repo of N entries (their vectors
 random unit rows: what a search costs does not depend on them; the question is embedded
 by the real model), medians of several rounds, CPU beside wall.
 
 Usage: python benchmarks/bench_quality.py [--data DIR] [--chats 1-10] [--json]
-       [--meaning [--meaning-weight W]] [--meaning-scale N]
+       [--meaning [--meaning-weight W] [--meaning-model FOLDER]] [--meaning-scale N]
 The data defaults to ``$MEMREPO_REALTALK`` or ``../shared/datasets/realtalk`` beside the
 checkout; without it the benchmark says so and exits 2.
 """
@@ -60,6 +61,7 @@ from typing import Any
 from _common import RawWhoosh, Timing, build_repo, git
 
 from memrepo import MemoryRepo
+from memrepo.errors import MemrepoError
 from memrepo.index.query import STOPWORDS
 
 GOALS = {"r5": 0.54, "r10": 0.62, "r10_over_fts5": 0.10}
@@ -394,7 +396,8 @@ def _meaning(args: argparse.Namespace) -> Meaning | None:
     from memrepo.meaning.packaged import packaged_model_folder
 
     weight = MEANING_WEIGHT if args.meaning_weight is None else args.meaning_weight
-    return Meaning(load_embedder(str(packaged_model_folder())), weight)
+    folder = args.meaning_model or str(packaged_model_folder())
+    return Meaning(load_embedder(folder), weight)
 
 
 def _meaning_report(
@@ -557,6 +560,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--meaning", action="store_true", help="also recall with the lane")
     parser.add_argument("--meaning-weight", type=float, help="the lane's weight in the blend")
+    parser.add_argument(
+        "--meaning-model", help="a model folder to load instead of the packaged test model"
+    )
     parser.add_argument("--meaning-scale", type=int, help="time the lane at N entries")
     args = parser.parse_args(argv)
     if args.meaning_scale:
@@ -565,7 +571,11 @@ def main(argv: list[str] | None = None) -> int:
     if not any(Path(args.data).glob("Chat_*.json")):
         print(f"bench_quality: no REALTALK chats in {args.data} (set --data)", file=sys.stderr)
         return 2
-    report = run(args)
+    try:
+        report = run(args)
+    except MemrepoError as exc:  # a model that does not load: its one line, no traceback
+        print(f"bench_quality: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps(report, indent=2) if args.json else render(report))
     return 0
 

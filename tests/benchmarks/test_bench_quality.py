@@ -72,3 +72,21 @@ def test_bench_quality_says_where_the_data_is_missing(tmp_path: Path) -> None:
         cwd=BENCHMARKS,
     )
     assert result.returncode == 2 and "no REALTALK chats" in result.stderr
+
+
+def test_bench_quality_loads_the_meaning_model_it_is_given(tmp_path: Path) -> None:
+    from memrepo.meaning.packaged import packaged_model_folder
+
+    _realtalk_chat(tmp_path / "Chat_1_Ana_Bo.json")
+    folder = packaged_model_folder(tmp_path / "given-model")
+    args = ("--data", str(tmp_path), "--json", "--meaning", "--meaning-model", str(folder))
+    report = json.loads(run("bench_quality.py", *args))
+    assert report["meaning"]["model"].startswith("given-model#")
+    missing = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_quality.py"), *args[:-1], str(tmp_path / "no")],
+        capture_output=True,
+        text=True,
+        cwd=BENCHMARKS,
+    )
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
