@@ -41,6 +41,17 @@ class WorkspaceSettings(BaseModel):
         return self.enabled and self.privacy != "disabled"
 
 
+class MeaningSettings(BaseModel):
+    """The meaning lane of this memory root (issue #29, docs/architecture.md §6): off
+    until a person switches it on (`memrepo meaning on`), and the model it was switched
+    on with, so its vectors are never compared with another model's."""
+
+    model_config = ConfigDict(extra="allow")
+
+    enabled: bool = False
+    model: str | None = None
+
+
 class LocalConfig(BaseModel):
     """Settings read on open; unknown keys are kept so newer versions can add some."""
 
@@ -59,6 +70,8 @@ class LocalConfig(BaseModel):
     #: A person's own secret rules, added to the built-in detector (README, "What memrepo
     #: guarantees"; memrepo/hygiene/custom.py).
     secret_rules: list[SecretRuleSetting] = Field(default_factory=list)
+    #: The meaning lane: recall by what a question means (issue #29).
+    meaning: MeaningSettings = Field(default_factory=MeaningSettings)
 
     def workspace(self, key: str | None) -> WorkspaceSettings:
         """The settings of a workspace (by slug); defaults when never set or no workspace."""

@@ -54,6 +54,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     |   +-- ArchiveCorrupt          truncated, reordered or otherwise damaged archive
     |   +-- ImportSourceError       the folder or file to import cannot be read as that format
     +-- MeaningError                the meaning lane cannot run; recall answers lexically
+        +-- MeaningExtraMissing     its packages (the `meaning` extra) are not installed
         +-- ModelUnavailable        the embedding model is missing, broken or not installed
         +-- EmbeddingFailed         the model gave a vector that is not a number (NaN)
         +-- VectorsDamaged          the vector file is damaged or from another model; reindex
@@ -458,6 +459,16 @@ class CallCancelled(MemrepoError):
 
 class MeaningError(MemrepoError):
     """The meaning lane (issue #29) cannot run; recall keeps answering lexically."""
+
+
+class MeaningExtraMissing(MeaningError):
+    """The meaning lane's packages (the `meaning` extra) are not installed."""
+
+    def __init__(self, missing: str) -> None:
+        super().__init__(
+            f"the meaning lane needs the meaning extra ({missing} is not installed): "
+            "pip install 'memrepo[meaning]' (from a checkout: pip install -e '.[meaning]')"
+        )
 
 
 class ModelUnavailable(MeaningError):

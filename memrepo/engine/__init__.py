@@ -10,6 +10,7 @@ area, one class each, and `MemoryRepo` is composed of them (docs/architecture.md
 - `edits_api`: edit an entry in place, move one to another file.
 - `items_api`: memory_items reads, revisions, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.
+- `meaning_api`: the meaning lane's switch and status (issue #29).
 - `swarm_api`, `transfer_api`, `dream_api`, `sync_api`, `health_api`, `reads`: one area
   each, mostly thin calls into the layer that owns the work, imported inside the method
   so a one-shot command loads only what it runs.
@@ -31,6 +32,7 @@ from memrepo.engine.dream_api import DreamApi
 from memrepo.engine.edits_api import EditsApi
 from memrepo.engine.health_api import HealthApi
 from memrepo.engine.items_api import ItemsApi
+from memrepo.engine.meaning_api import MeaningApi
 from memrepo.engine.reads import ReadsApi
 from memrepo.engine.recall_api import ReaderContext, RecallApi
 from memrepo.engine.swarm_api import SwarmApi
@@ -72,6 +74,7 @@ class MemoryRepo:
         self._dream = DreamApi(parts)
         self._sync = SyncApi(parts)
         self._health = HealthApi(parts)
+        self._meaning = MeaningApi(parts)
         self._reads = ReadsApi(parts)
 
     # --- opening ------------------------------------------------------------------------
@@ -229,6 +232,9 @@ class MemoryRepo:
     expand = verb("_recall", RecallApi.expand)
     mark_used = verb("_recall", RecallApi.mark_used)
     reindex = verb("_recall", RecallApi.reindex)
+    meaning_on = verb("_meaning", MeaningApi.meaning_on)
+    meaning_off = verb("_meaning", MeaningApi.meaning_off)
+    meaning_status = verb("_meaning", MeaningApi.meaning_status)
     context = verb("_recall", RecallApi.context)
     on_memory_used = verb("_recall", RecallApi.on_memory_used)
 

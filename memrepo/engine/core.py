@@ -10,13 +10,14 @@ the engine take it as the `MemoryStores` shape, never the facade (docs/architect
 
 from __future__ import annotations
 
+import warnings
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from memrepo.clock import Clock, Identity
 from memrepo.config import LocalConfig
-from memrepo.errors import ReadOnlyRef
+from memrepo.errors import MeaningExtraMissing, ReadOnlyRef
 from memrepo.folder.repo import MemoryFolder
 from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models.items import WorkspacePolicy
@@ -80,7 +81,30 @@ class RepoParts:
             self._searcher = Searcher(self.folder, lambda: self.items)
             # The team lane reads sync's clones: plugged in here, loaded on first need.
             self._searcher.projection.team_clones = self._team_clones
+            if self.config.meaning.enabled:
+                self.plug_meaning(self._searcher)
         return self._searcher
+
+    def plug_meaning(self, searcher: Searcher | None = None) -> None:
+        """Give the searcher the meaning lane (issue #29), or take it away when the
+        config says it is off. Only a handle with the lane on imports `memrepo.meaning`."""
+        searcher = searcher or self.searcher
+        settings = self.config.meaning
+        part = None
+        if settings.enabled:
+            try:
+                from memrepo.meaning.service import MeaningPart, chosen_model
+            except ImportError as exc:  # switched on, then the extra was uninstalled
+                warnings.warn(str(MeaningExtraMissing(exc.name or "numpy")), stacklevel=2)
+                searcher.listen(None)
+                return
+            part = MeaningPart(
+                self.folder.state_dir,
+                chosen_model(settings.model),
+                searcher.store,
+                self.config.lock_timeout_seconds,
+            )
+        searcher.listen(part)
 
     @cached_property
     def swarms(self) -> Swarms:

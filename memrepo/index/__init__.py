@@ -23,12 +23,13 @@ What to index and when (tree diffs, item changes), recall lanes and fusion live 
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
 from memrepo.index.query import PlainQuery, build_query, distinctive_terms
 from memrepo.index.schema import SCHEMA_VERSION, IndexDoc
-from memrepo.index.store import IndexHit, IndexStore
+from memrepo.index.store import IndexHit, IndexListener, IndexStore
 
 __all__ = [
     "SCHEMA_VERSION",
     "IndexDoc",
     "IndexHit",
+    "IndexListener",
     "IndexLocked",
     "IndexRebuiltWarning",
     "IndexStore",

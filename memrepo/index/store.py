@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import IndexError as WhooshIndexError
@@ -50,10 +50,23 @@ from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavaila
 from memrepo.index.schema import FINGERPRINT, ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
 from memrepo.index.scoring import FastBM25F
 
-__all__ = ["IndexHit", "IndexStore", "Rebuild"]
+__all__ = ["IndexHit", "IndexListener", "IndexStore", "Rebuild"]
 
 Rebuild = Callable[["IndexStore"], None]
 """Refills an empty store (``bulk_load`` and ``set_reflected``) from git and the items."""
+
+
+class IndexListener(Protocol):
+    """Hears each document the index takes and each commit: what another projection of
+    the same documents (the meaning lane's vectors, issue #29) follows the index by."""
+
+    def note(self, doc: IndexDoc) -> None:
+        """`doc` is being written (added or replaced)."""
+
+    def committed(self, gone: Collection[str], *, complete: bool) -> None:
+        """The documents noted since the last commit are committed; `gone` refs were
+        deleted; `complete`: the index now holds exactly what was noted (a rebuild)."""
+
 
 FILTER_FIELDS = frozenset(ID_FIELDS) | BOOLEAN_FIELDS
 _SEARCH_RETRIES = 3
@@ -100,8 +113,15 @@ class IndexHit:
 class IndexStore:
     """The Whoosh index of one memory root; open it with :meth:`IndexStore.open`."""
 
-    def __init__(self, path: Path, rebuild: Rebuild, lock_timeout: float) -> None:
+    def __init__(
+        self,
+        path: Path,
+        rebuild: Rebuild,
+        lock_timeout: float,
+        listener: IndexListener | None = None,
+    ) -> None:
         self.path = path
+        self.listener = listener
         self.meta_path = path.with_name(path.name + ".json")
         self.lock_path = path.with_name(path.name + ".lock")
         self._rebuild_fn = rebuild
@@ -129,16 +149,21 @@ class IndexStore:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], *, rebuild: Rebuild, lock_timeout: float = 10.0
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        rebuild: Rebuild,
+        lock_timeout: float = 10.0,
+        listener: IndexListener | None = None,
     ) -> IndexStore:
         """Open the index at ``path``, rebuilding it through ``rebuild`` when needed.
 
         A missing directory, another schema version, missing metadata or an index that
         fails to open or answer a probe search is rebuilt (emptied, then refilled by
         ``rebuild(store)``) with an :class:`IndexRebuiltWarning` naming the reason; it is
-        never served as an empty index.
+        never served as an empty index. `listener` hears every write, the rebuild's too.
         """
-        store = cls(Path(path), rebuild, lock_timeout)
+        store = cls(Path(path), rebuild, lock_timeout, listener)
         store.path.parent.mkdir(parents=True, exist_ok=True)
         if store._problem() is None:
             return store
@@ -269,8 +294,9 @@ class IndexStore:
         file-level update drops entries that are gone.
         """
         unique = {doc.ref: doc for doc in docs}
+        gone = tuple(delete_refs)
         with progress.task(_LABEL, len(unique)) as bar, self._writer() as writer:
-            for ref in delete_refs:
+            for ref in gone:
                 writer.delete_by_term("ref", ref)
             for repo, path in delete_paths:  # screened as the documents' fields were
                 terms = [Term("repo", screen_value(repo)), Term("path", screen_value(path))]
@@ -281,6 +307,7 @@ class IndexStore:
                 writer.update_document(**stored_fields(doc))
                 bar.advance()
             _commit(writer)
+        self._heard(unique.values(), gone)
 
     def sync_files(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> int:
         """Make the documents of each (repo, path) in ``files`` exactly these: one commit.
@@ -293,6 +320,7 @@ class IndexStore:
         held = self._fingerprints(repo, files)
         wanted: set[str] = set()
         changed: list[dict[str, object]] = []
+        written: list[IndexDoc] = []
         for docs in files.values():
             for doc in docs:
                 if doc.ref in wanted:
@@ -304,6 +332,7 @@ class IndexStore:
                     self._printed.put(doc, str(values[FINGERPRINT]))
                     if held.get(doc.ref) != values[FINGERPRINT]:
                         changed.append(values)
+                        written.append(doc)
         stale = [ref for ref in held if ref not in wanted]
         if not stale and not changed:
             return 0
@@ -314,6 +343,7 @@ class IndexStore:
                 writer.update_document(**values)
                 bar.advance()
             _commit(writer)
+        self._heard(written, stale)
         return len(changed)
 
     def _fingerprints(self, repo: str, files: Mapping[str, Sequence[IndexDoc]]) -> dict[str, str]:
@@ -351,11 +381,16 @@ class IndexStore:
         self._close_searcher()
         self._files.close()
         count = 0
+        listener = self.listener
+        if listener is not None:
+            docs = (_noted(listener, doc) for doc in docs)
         # No total: `docs` is a stream (a rebuild parses the files as it goes).
         with progress.task(_LABEL) as bar, self._writer(limitmb=limitmb) as writer:
             # Whoosh's add_document without its per-posting costs (`_bulk`)
             count = add_documents(writer, (stored_fields(doc) for doc in docs), bar)
             _commit(writer, mergetype=CLEAR)
+        if listener is not None:
+            listener.committed((), complete=True)
         gc.collect()  # Whoosh's posting pools are cyclic; free them before the next read
         return count
 
@@ -363,10 +398,19 @@ class IndexStore:
         """Remove every document and forget every reflected commit."""
         with self._writer() as writer:
             writer.commit(mergetype=CLEAR)
+        if self.listener is not None:
+            self.listener.committed((), complete=True)
         with self._file_lock():
             meta = self._read_meta() or {"schema_version": SCHEMA_VERSION}
             meta["reflected"] = {}
             self._write_meta(meta)
+
+    def _heard(self, written: Iterable[IndexDoc], gone: Collection[str]) -> None:
+        listener = self.listener
+        if listener is not None:
+            for doc in written:
+                listener.note(doc)
+            listener.committed(gone, complete=False)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -762,3 +806,8 @@ def _exclude_query(exclude: Mapping[str, Collection[str]]) -> Query | None:
     _check_fields(exclude)
     clauses = [Term(field, value) for field, values in exclude.items() for value in values]
     return Or(clauses) if clauses else None
+
+
+def _noted(listener: IndexListener, doc: IndexDoc) -> IndexDoc:
+    listener.note(doc)
+    return doc

@@ -21,7 +21,10 @@ vectors cost 10 and ranked as well or better (`../shared/research/recall.md`). S
   `remember` passes the documents the index projects again (the new entry, and the
   neighbours whose context now holds it) and embeds its one line. Interrupted (Ctrl-C,
   a cancelled call: any exception out of a step), what was embedded stays in the store,
-  is saved when `save_to` is given, and the next call embeds only the rest.
+  is saved when a `checkpoint` is given (the caller's way to save: the lane's vector
+  file, `memrepo.meaning.vectorfile_sync`), and the next call embeds only the rest.
+  `most` bounds the lines one call embeds (a write's catch-up embeds a few; a rebuild's
+  thousands wait for `memrepo meaning on`): entries whose lines were left wait.
 
 Texts the model cannot mean anything by still get a vector (the tokenizer maps unknown
 scripts to its unknown token) and a text of 100,000 characters is cut to the model's
@@ -31,15 +34,14 @@ window; an entry with no words at all has no vector and counts as skipped.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from memrepo import progress
 from memrepo.hygiene.secrets import redact_secrets
 from memrepo.index import IndexDoc
 from memrepo.meaning.model import TextEmbedder
-from memrepo.meaning.vectors import VectorStore, text_key
+from memrepo.meaning.vectors import Parts, VectorStore, text_key
 from memrepo.recall.entry_context import CONTEXT_CHARS
 
 
@@ -94,45 +96,86 @@ def update_vectors(
     *,
     complete: bool = False,
     mix: Mix = Mix(),
-    save_to: Path | None = None,
+    checkpoint: Callable[[], None] | None = None,
     step: int = STEP,
+    most: int | None = None,
 ) -> EmbedReport:
     """Bring `store` up to date with `docs` (see the module docstring). With
     `complete`, `docs` is every document there is, and entries not among them go."""
-    if (store.model, store.dim) != (embedder.name, embedder.dim):
-        raise ValueError(f"vectors of {store.model!r} cannot take {embedder.name!r}'s")
-    seen: list[str] = []
-    texts: dict[str, str] = {}
-    skipped = changed = 0
+    recipes = Recipes(mix)
     for doc in docs:
-        parts = entry_parts(doc, mix)
+        recipes.note(doc)
+    return recipes.apply(
+        store, embedder, complete=complete, checkpoint=checkpoint, step=step, most=most
+    )
+
+
+@dataclass(slots=True)
+class Recipes:
+    """Documents' recipes, noted as they go by (into the index: the lane's listener) and
+    applied to a vector store afterwards: noting needs neither the model nor the store,
+    and keeps each distinct line's text once, not the documents."""
+
+    mix: Mix = Mix()
+    parts: dict[str, Parts] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    skipped: int = 0
+
+    def note(self, doc: IndexDoc) -> None:
+        parts = entry_parts(doc, self.mix)
         if not parts:
-            skipped += 1
-            continue
-        seen.append(doc.ref)
+            self.skipped += 1
+            self.parts.pop(doc.ref, None)
+            return
         keyed = {text_key(text): text for text, _weight in parts}
-        texts.update(keyed)
-        changed += store.set_entry(doc.ref, tuple(zip(keyed, (w for _t, w in parts), strict=True)))
-    dropped = store.drop_entries_except(seen) if complete else 0
-    embedded = _embed_missing(store, embedder, texts, save_to, step)
-    if save_to is not None and (changed or dropped or embedded):
-        store.save(save_to)
-    return EmbedReport(
-        entries=store.entry_count(), embedded=embedded, waiting=len(store.refs_waiting()),
-        dropped=dropped, skipped=skipped, changed=changed,
-    )  # fmt: skip
+        self.texts.update(keyed)
+        self.parts[doc.ref] = tuple(zip(keyed, (w for _t, w in parts), strict=True))
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def take(self, other: Recipes) -> None:
+        """Add `other`'s recipes (noted later: they win)."""
+        self.parts.update(other.parts)
+        self.texts.update(other.texts)
+        self.skipped += other.skipped
+
+    def apply(
+        self,
+        store: VectorStore,
+        embedder: TextEmbedder,
+        *,
+        complete: bool = False,
+        checkpoint: Callable[[], None] | None = None,
+        step: int = STEP,
+        most: int | None = None,
+    ) -> EmbedReport:
+        """Set the recipes in `store` and embed the lines they wait for (at most
+        `most`); with `complete`, entries not among them go."""
+        if (store.model, store.dim) != (embedder.name, embedder.dim):
+            raise ValueError(f"vectors of {store.model!r} cannot take {embedder.name!r}'s")
+        changed = sum(store.set_entry(ref, parts) for ref, parts in self.parts.items())
+        dropped = store.drop_entries_except(self.parts) if complete else 0
+        embedded = _embed_missing(store, embedder, self.texts, checkpoint, step, most)
+        if checkpoint is not None and (changed or dropped or embedded):
+            checkpoint()
+        return EmbedReport(
+            entries=store.entry_count(), embedded=embedded, waiting=len(store.refs_waiting()),
+            dropped=dropped, skipped=self.skipped, changed=changed,
+        )  # fmt: skip
 
 
 def _embed_missing(
     store: VectorStore,
     embedder: TextEmbedder,
     texts: dict[str, str],
-    save_to: Path | None,
+    checkpoint: Callable[[], None] | None,
     step: int,
+    most: int | None,
 ) -> int:
     """Embed every line an entry waits for and `texts` holds, in steps; a step's
     vectors are kept the moment it ends, so an interruption loses at most one step."""
-    todo = sorted(store.missing_lines(texts), key=lambda key: len(texts[key]))
+    todo = sorted(store.missing_lines(texts), key=lambda key: len(texts[key]))[:most]
     if not todo:
         return 0  # no progress task for nothing: a re-parse that changed no line
     done = 0
@@ -144,12 +187,12 @@ def _embed_missing(
                 store.add_lines(keys, embedder.embed([texts[key] for key in keys]))
                 done += len(keys)
                 bar.advance(len(keys))
-                if save_to is not None and time.monotonic() - saved > CHECKPOINT_SECONDS:
-                    store.save(save_to)
+                if checkpoint is not None and time.monotonic() - saved > CHECKPOINT_SECONDS:
+                    checkpoint()
                     saved = time.monotonic()
         except BaseException:
-            if save_to is not None and done:
-                store.save(save_to)
+            if checkpoint is not None and done:
+                checkpoint()
             raise
     return done
 

@@ -196,7 +196,8 @@ class MeaningSearch:
             refs = self._segment_refs.get(segment)
             if refs is None:
                 refs = self._segment_refs[segment] = _refs_of(reader)
-            deleted = reader.deleted_docs_set() if reader.has_deletions() else set()
+            # A cached property of Whoosh's segment reader, not a method.
+            deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
             rows = np.full(len(refs), -1, dtype=np.int64)
             for number, ref in enumerate(refs):
                 if number not in deleted:

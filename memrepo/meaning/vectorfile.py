@@ -47,7 +47,7 @@ def write(path: Path, model: str, dim: int, contents: Contents) -> None:
         "schema": SCHEMA, "model": model, "dim": dim, "lines": contents.lines,
         "keys": len(contents.keys), "entries": len(contents.refs),
         "parts": len(contents.numbers), "sizes": [len(blob) for blob in blobs],
-        "crc": _crc(blobs),
+        "crc": _crc(blobs), "generation": contents.generation,
     }  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
@@ -78,6 +78,7 @@ def read(path: Path, model: str, dim: int) -> Contents | None:
         offsets=np.frombuffer(blobs[3], "<i4").astype(np.intp),
         numbers=np.frombuffer(blobs[4], "<i4").astype(np.intp),
         weights=np.frombuffer(blobs[5], "<f2").astype(np.float32),
+        generation=head.generation,
     )
 
 
@@ -106,6 +107,8 @@ class Contents:
     offsets: npt.NDArray[np.intp]
     numbers: npt.NDArray[np.intp]
     weights: npt.NDArray[np.float32]
+    generation: str = ""
+    """A random id per write: the journal of changes since names it (`journal.py`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +122,7 @@ class _Header:
     parts: int
     sizes: tuple[int, ...]
     crc: int
+    generation: str = ""
 
 
 def _decode(
@@ -173,6 +177,8 @@ def _header(raw: bytes, where: str) -> _Header:
     if not (
         all(type(n) is int and n >= 0 for n in numbers)
         and isinstance(head.model, str)
+        and isinstance(head.generation, str)
+        and all(char in "0123456789abcdef" for char in head.generation)
         and len(head.sizes) == _BLOBS
     ):
         raise VectorsDamaged(where, "its header is unreadable")

@@ -29,18 +29,18 @@ vectors hurt), and 384 bytes a line keeps 100,000 entries near 45 MB on disk.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from memrepo.meaning.journal import Delta, Parts
 from memrepo.meaning.matrix import EntryMatrix
 from memrepo.meaning.vectorfile import MAGIC, SCHEMA, Contents, read, write
 
 __all__ = ["MAGIC", "SCHEMA", "Parts", "VectorStore", "quantised", "text_key", "vectors_path"]
-#: One entry's recipe: the text keys of its parts and their weights.
-Parts = tuple[tuple[str, float], ...]
 
 
 def vectors_path(state_dir: Path) -> Path:
@@ -81,6 +81,8 @@ class VectorStore:
         self._recipes: dict[str, Parts] = {}
         self._loaded: Contents | None = None
         self._matrix = EntryMatrix(dim)
+        #: The generation of the file this store was loaded from or last saved as.
+        self.generation = ""
 
     def __len__(self) -> int:
         """How many lines are embedded."""
@@ -257,11 +259,37 @@ class VectorStore:
                 if max(numbers[j] for j in span) >= loaded.lines:
                     self._waiting.add(ref)
 
+    # -- changes, for the journal ------------------------------------------------------
+
+    def delta_since(self, lines: int, refs: Iterable[str], forgotten: Iterable[str]) -> Delta:
+        """The change since this store held `lines` lines: the lines added since, the
+        current recipes of `refs` and the entries `forgotten` (`journal.Delta`)."""
+        end = len(self._keys)
+        recipes = {ref: parts for ref in refs if (parts := self._entries.get(ref)) is not None}
+        return Delta(
+            keys=self._keys[lines:end],
+            scales=self._scales[lines:end].copy(),
+            rows=self._rows[lines:end].copy(),
+            recipes=recipes,
+            forget=[ref for ref in forgotten if ref not in self._entries],
+        )
+
+    def apply(self, delta: Delta) -> None:
+        """Take in another process's change (read from the journal)."""
+        if delta.keys:
+            vectors = delta.rows.astype(np.float32) * delta.scales[:, None]
+            self.add_lines(delta.keys, vectors)
+        for ref, parts in delta.recipes.items():
+            self.set_entry(ref, parts)
+        self.forget(delta.forget)
+
     # -- the file ----------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
         """Write the store, keeping only lines some entry uses; atomic replace. An
-        entry still waiting for a line's vector keeps its recipe (`vectorfile`)."""
+        entry still waiting for a line's vector keeps its recipe (`vectorfile`). The
+        file gets a new generation, so a journal of the old one is never read onto it."""
+        self.generation = secrets.token_hex(8)
         self._prune()
         refs = list(self._entries)
         keys = self._keys + self.missing_lines(
@@ -280,6 +308,7 @@ class VectorStore:
             offsets=offsets,
             numbers=np.asarray([number[key] for key, _w in parts], np.intp),
             weights=np.asarray([weight for _k, weight in parts], np.float32),
+            generation=self.generation,
         )
         write(path, self.model, self.dim, contents)
 
@@ -309,4 +338,5 @@ class VectorStore:
         store._rows = contents.rows
         store._scales = contents.scales
         store._loaded = contents
+        store.generation = contents.generation
         return store

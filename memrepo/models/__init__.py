@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     )
     from memrepo.models.recall import (
         Detail,
+        MeaningStatus,
         Provenance,
         RecallHit,
         RecallResult,
@@ -175,6 +176,7 @@ _LAZY = {
     "RecallHit": "memrepo.models.recall",
     "RecallResult": "memrepo.models.recall",
     "RecentNote": "memrepo.models.dream",
+    "MeaningStatus": "memrepo.models.recall",
     "ReindexReport": "memrepo.models.recall",
     "RejectResult": "memrepo.models.dream",
     "RemoteInfo": "memrepo.models.sync",
@@ -260,6 +262,7 @@ __all__ = [
     "LintFixResult",
     "LintProblem",
     "LintReport",
+    "MeaningStatus",
     "MemoryItem",
     "MemoryUsed",
     "Op",

@@ -85,3 +85,17 @@ class ReindexReport(Frozen):
     folder_entries: int
     items: int
     seconds: float
+
+
+class MeaningStatus(Frozen):
+    """The meaning lane of one memory root (issue #29): `memrepo meaning` prints it."""
+
+    enabled: bool
+    model: str | None = None
+    #: Entries and items with a vector, and those the index holds without one yet.
+    embedded: int = 0
+    waiting: int = 0
+    #: Bytes the vectors take under `.git/memrepo/meaning` (kept while the lane is off).
+    vectors_bytes: int = 0
+    #: Why the lane cannot be used now (recall answers by words alone), or None.
+    problem: str | None = None

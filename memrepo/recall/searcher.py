@@ -19,8 +19,9 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Collection, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, Protocol, TypeVar
 
 from memrepo.errors import (
     IndexLocked,
@@ -30,7 +31,7 @@ from memrepo.errors import (
     StoreError,
 )
 from memrepo.folder.repo import MemoryFolder
-from memrepo.index import IndexStore, PlainQuery
+from memrepo.index import IndexListener, IndexStore, PlainQuery
 from memrepo.items import ItemWriter
 from memrepo.layout import workspace_slug
 from memrepo.models.items import ItemChange
@@ -56,6 +57,18 @@ LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
 INDEX_LANES = ("folder", "memory", "swarm", "team")
 
 
+class MeaningPlug(IndexListener, Protocol):
+    """The meaning lane as recall sees it (`memrepo.meaning.service.MeaningPart`, plugged
+    in by the engine when a person switched it on, issue #29): it follows the index's
+    writes and gives a lane over the index lanes a recall searches."""
+
+    def lane(self, lanes: Collection[str]) -> Lane | None:
+        """The lane over these index lanes for one recall (None: not usable now)."""
+
+    def eager(self) -> AbstractContextManager[None]:
+        """Inside: a rebuild embeds everything it writes (a person asked for it)."""
+
+
 class Searcher:
     """Recall, expand, reindex and index upkeep for one memory root."""
 
@@ -74,6 +87,8 @@ class Searcher:
         self._reading = False
         self._pending = PendingItems()
         self.extra_lanes: list[Lane] = []
+        #: The meaning lane, when it is on (None: recall by words alone, nothing loaded).
+        self.meaning: MeaningPlug | None = None
         #: The skipped files already told in this process (see `_tell_too_large`).
         self._told: set[Skipped] = set()
 
@@ -89,12 +104,20 @@ class Searcher:
         """The index, opened (and rebuilt with a warning if missing or damaged) on first use."""
         if self._store is None:
             self._store = IndexStore.open(
-                self.folder.state_dir / INDEX_DIR, rebuild=self.projection.rebuild
+                self.folder.state_dir / INDEX_DIR,
+                rebuild=self.projection.rebuild,
+                listener=self.meaning,
             )
             # The searcher holds segment files open; a MemoryRepo dropped without close()
             # still releases them when it is collected, as files would be.
             self._finalizer = weakref.finalize(self, self._store.close)
         return self._store
+
+    def listen(self, meaning: MeaningPlug | None) -> None:
+        """Make `meaning` (or nobody) hear the writes of an index already open."""
+        self.meaning = meaning
+        if self._store is not None:
+            self._store.listener = meaning
 
     def close(self) -> None:
         if self._store is not None:
@@ -121,6 +144,12 @@ class Searcher:
             *(IndexLane(name, 1.0, shared) for name in INDEX_LANES),
             *self.extra_lanes,
         ]
+        if self.meaning is not None and (names is None or "meaning" in names):
+            # Over the live index lanes only: a lane shut for this reader stays shut.
+            named = names if names is None or set(names) & set(INDEX_LANES) else None
+            meaning = self.meaning.lane(self._live_index_lanes(named, visibility))
+            if meaning is not None:
+                built.append(meaning)
         failure = self.projection.items_error
         if failure is not None:
             built = [
@@ -128,7 +157,8 @@ class Searcher:
             ]
         if names is None:
             return built
-        unknown = set(names) - {lane.name for lane in built}
+        known = {lane.name for lane in built} | ({"meaning"} if self.meaning else set())
+        unknown = set(names) - known
         if unknown:
             raise InvalidArgument(f"unknown lane(s): {', '.join(sorted(unknown))}")
         return [lane for lane in built if lane.name in names]
@@ -260,6 +290,19 @@ class Searcher:
 
         return self._fresh(fetch)
 
+    def index_refs(self) -> set[str]:
+        """The ref of every document the index holds now (the meaning lane's status
+        counts which of them have a vector)."""
+
+        def refs(store: IndexStore) -> set[str]:
+            def read(searcher: Any, _denied: set[int]) -> set[str]:
+                return {str(fields["ref"]) for fields in searcher.reader().all_stored_fields()}
+
+            found: set[str] = store.scan(read, filter_terms={})
+            return found
+
+        return self._fresh(refs)
+
     def _lines_now(self, store: IndexStore, hits: Sequence[RecallHit]) -> tuple[RecallHit, ...]:
         """Each folder hit with the line its entry is on now, and the commit that holds
         it there: a document whose only change was its line keeps the line and commit
@@ -280,7 +323,10 @@ class Searcher:
         return tuple(out)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
-        with self._busy:
+        """Rebuild the index (and the meaning lane's vectors, when it is on: every line
+        they wait for is embedded now)."""
+        eager = self.meaning.eager() if self.meaning is not None else nullcontext()
+        with self._busy, eager:
             return self._reindex(progress)
 
     def _reindex(self, progress: Callable[[int], None] | None) -> ReindexReport:

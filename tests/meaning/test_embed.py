@@ -60,7 +60,9 @@ def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(
     counting = Counting(embedder)
     store = VectorStore(embedder.name, embedder.dim)
     path = tmp_path / "vectors.bin"
-    report = update_vectors(store, chat(TURNS), counting, complete=True, save_to=path)
+    report = update_vectors(
+        store, chat(TURNS), counting, complete=True, checkpoint=lambda: store.save(path)
+    )
     # Every turn once (neighbours reuse it), the heading once, each speaker's label once.
     assert len(counting.texts) == len(TURNS) + 1 + len(SPEAKERS)
     assert len(set(counting.texts)) == len(counting.texts)
@@ -68,7 +70,9 @@ def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(
 
     counting.texts.clear()
     saved = path.stat().st_mtime_ns
-    again = update_vectors(store, chat(TURNS), counting, complete=True, save_to=path)
+    again = update_vectors(
+        store, chat(TURNS), counting, complete=True, checkpoint=lambda: store.save(path)
+    )
     assert (counting.texts, again.embedded, again.changed) == ([], 0, 0)
     assert path.stat().st_mtime_ns == saved  # nothing changed, nothing rewritten
 
@@ -116,16 +120,19 @@ def test_a_first_embed_shows_progress_and_resumes_after_an_interruption(
     path = tmp_path / "vectors.bin"
     docs = chat(TURNS)
     stopping = Counting(embedder, stop_after=2)
+    first = VectorStore(embedder.name, embedder.dim)
     with pytest.raises(KeyboardInterrupt):
-        update_vectors(VectorStore(embedder.name, embedder.dim), docs, stopping,
-                       complete=True, save_to=path, step=8)  # fmt: skip
+        update_vectors(first, docs, stopping, complete=True,
+                       checkpoint=lambda: first.save(path), step=8)  # fmt: skip
     kept = VectorStore.load(path, model=embedder.name, dim=embedder.dim)
     assert len(kept) == 16  # two steps of eight lines were embedded and saved
     assert kept.refs_waiting()
 
     sink, counting = Sink(), Counting(embedder)
     with progress.listening(sink):
-        report = update_vectors(kept, docs, counting, complete=True, save_to=path, step=8)
+        report = update_vectors(
+            kept, docs, counting, complete=True, checkpoint=lambda: kept.save(path), step=8
+        )
     total = len(TURNS) + 1 + len(SPEAKERS)
     assert len(counting.texts) == total - 16
     assert not set(counting.texts) & set(stopping.texts)
