@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 from memrepo.config import MeaningSettings, save_config
-from memrepo.engine.core import Area
+from memrepo.engine.core import Area, RepoParts
 from memrepo.errors import MeaningError, MeaningExtraMissing
 from memrepo.models.recall import MeaningStatus
 
@@ -50,29 +51,39 @@ class MeaningApi(Area):
     def meaning_status(self) -> MeaningStatus:
         """Whether the lane is on, its model, how many entries and items have a vector
         and how many wait for one, and the disk its vectors take."""
-        settings = self.config.meaning
-        status = MeaningStatus(
-            enabled=settings.enabled, model=settings.model, vectors_bytes=self._vectors_bytes()
-        )
-        if not settings.enabled:
-            return status
-        from memrepo.meaning.service import MeaningPart
-
-        part = self.parts.searcher.meaning
-        if not isinstance(part, MeaningPart):
-            return status
-        try:
-            counts = part.counts(self.parts.searcher.index_refs())
-        except MeaningError as exc:
-            return status.model_copy(update={"problem": str(exc)})
-        return status.model_copy(update={"embedded": counts.embedded, "waiting": counts.waiting})
+        return meaning_status(self.parts)
 
     def _save(self, settings: MeaningSettings) -> None:
         self.config.meaning = settings
         save_config(self.folder.state_dir, self.config)
 
-    def _vectors_bytes(self) -> int:
-        folder = self.folder.state_dir / MEANING_DIR
-        if not folder.is_dir():
-            return 0
-        return sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+
+def meaning_status(parts: RepoParts, *, catch_up: bool = True) -> MeaningStatus:
+    """The lane's status (`MemoryRepo.meaning_status`); `catch_up=False` counts against
+    the index as last committed, writing nothing (`memrepo health`)."""
+    settings = parts.config.meaning
+    status = MeaningStatus(
+        enabled=settings.enabled,
+        model=settings.model,
+        vectors_bytes=_vectors_bytes(parts.folder.state_dir / MEANING_DIR),
+    )
+    if not settings.enabled:
+        return status
+    try:
+        from memrepo.meaning.service import MeaningPart
+    except ImportError as exc:
+        return status.model_copy(update={"problem": str(MeaningExtraMissing(exc.name or ""))})
+    part = parts.searcher.meaning
+    if not isinstance(part, MeaningPart):
+        return status
+    try:
+        counts = part.counts(parts.searcher.index_refs(catch_up=catch_up))
+    except MeaningError as exc:
+        return status.model_copy(update={"problem": str(exc)})
+    return status.model_copy(update={"embedded": counts.embedded, "waiting": counts.waiting})
+
+
+def _vectors_bytes(folder: Path) -> int:
+    if not folder.is_dir():
+        return 0
+    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file())

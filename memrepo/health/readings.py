@@ -24,6 +24,7 @@ from memrepo.models import LintReport
 
 if TYPE_CHECKING:
     from memrepo.models.dream import DreamStatus
+    from memrepo.models.recall import MeaningStatus
     from memrepo.models.sync import SyncStatus
 
 
@@ -38,12 +39,14 @@ class HealthContext:
         now: datetime,
         sync_status: Callable[[], SyncStatus | None] | None = None,
         last_dream: Callable[[], DreamStatus] | None = None,
+        meaning_status: Callable[[], MeaningStatus | None] | None = None,
     ) -> None:
         self.folder = folder
         self.limits = limits
         self.now = now
         self._sync_status = sync_status
         self._last_dream = last_dream
+        self._meaning_status = meaning_status
 
     @cached_property
     def lint(self) -> LintReport:
@@ -83,6 +86,11 @@ class HealthContext:
         """Sync state without the network (None: nobody reports it). A MemrepoError the
         sync layer raises reaches the sync check, which reports it."""
         return self._sync_status() if self._sync_status is not None else None
+
+    def meaning_status(self) -> MeaningStatus | None:
+        """The meaning lane's status, read without catching the index up (None: nobody
+        reports it)."""
+        return self._meaning_status() if self._meaning_status is not None else None
 
     def last_dream(self) -> DreamStatus | None:
         """The last dream and its open reviews (None: nobody reports it)."""

@@ -11,6 +11,7 @@ from memrepo.health import (
     folder_checks,
     index_checks,
     lock_checks,
+    meaning_checks,
     remote_checks,
     store_checks,
 )
@@ -18,6 +19,7 @@ from memrepo.health.readings import HealthContext
 from memrepo.health.thresholds import Thresholds, load_thresholds
 from memrepo.models.dream import DreamStatus
 from memrepo.models.health import HealthCheck, HealthReport
+from memrepo.models.recall import MeaningStatus
 from memrepo.models.sync import SyncStatus
 
 Check = Callable[[HealthContext], HealthCheck | list[HealthCheck]]
@@ -35,6 +37,7 @@ CHECKS: tuple[Check, ...] = (
     store_checks.items_duplicates,
     store_checks.database_size,
     index_checks.index_consistency,
+    meaning_checks.meaning_lane,
     lock_checks.write_lock,
     remote_checks.sync_state,
     remote_checks.team_repos,
@@ -50,12 +53,14 @@ def run_health(
     sync_status: Callable[[], SyncStatus | None] | None = None,
     last_dream: Callable[[], DreamStatus] | None = None,
     limits: Thresholds | None = None,
+    meaning_status: Callable[[], MeaningStatus | None] | None = None,
 ) -> HealthReport:
     """Run every check under `preset` (`default` or `ci`); reads only, never writes.
 
-    `sync_status` and `last_dream` are how the sync and dreaming layers report their
-    state (None: not available, the checks say so). `limits` replaces the preset's
-    thresholds (a host with its own limits; tests of a limit nobody reaches for real).
+    `sync_status`, `last_dream` and `meaning_status` are how the sync, dreaming and
+    meaning layers report their state (None: not available, the checks say so). `limits`
+    replaces the preset's thresholds (a host with its own limits; tests of a limit nobody
+    reaches for real).
     """
     limits = limits if limits is not None else load_thresholds(preset)
     start = time.perf_counter()
@@ -65,6 +70,7 @@ def run_health(
         now=folder.clock.now(),
         sync_status=sync_status,
         last_dream=last_dream,
+        meaning_status=meaning_status,
     )
     checks: list[HealthCheck] = []
     for check in CHECKS:

@@ -45,6 +45,7 @@ class Thresholds(BaseModel):
     items_duplicates: Limit
     database_size: Limit
     index: Limit
+    meaning: Limit
     uncommitted_edits: Limit
     write_lock: Limit
     sync: Limit

@@ -139,7 +139,8 @@ class MeaningPart:
         self._gone.extend(gone)
         if complete:
             self._complete = True
-        self.flush()
+        if not self._eager:  # a rebuild asked for embeds once the index is done
+            self.flush()
 
     def flush(self) -> None:
         """Apply what the index took since the last flush; kept for the next one when
@@ -172,10 +173,12 @@ class MeaningPart:
     @contextmanager
     def eager(self) -> Iterator[None]:
         """Inside: every line the index takes is embedded (a rebuild a person asked
-        for), waiting for the vectors if another process holds them."""
+        for), once the index is done (an interrupted embed never leaves the index
+        half-built), waiting for the vectors if another process holds them."""
         self._eager = True
         try:
             yield
+            self.flush()
         finally:
             self._eager = False
 

@@ -290,9 +290,10 @@ class Searcher:
 
         return self._fresh(fetch)
 
-    def index_refs(self) -> set[str]:
-        """The ref of every document the index holds now (the meaning lane's status
-        counts which of them have a vector)."""
+    def index_refs(self, *, catch_up: bool = True) -> set[str]:
+        """The ref of every document the index holds (the meaning lane's status counts
+        which of them have a vector): caught up first, or (`catch_up=False`, for health,
+        which never writes) as it was last committed, nothing when it was never built."""
 
         def refs(store: IndexStore) -> set[str]:
             def read(searcher: Any, _denied: set[int]) -> set[str]:
@@ -301,7 +302,14 @@ class Searcher:
             found: set[str] = store.scan(read, filter_terms={})
             return found
 
-        return self._fresh(refs)
+        if catch_up:
+            return self._fresh(refs)
+        with self._busy:
+            if self._store is None and not index_built(self.folder):
+                return set()
+            store = self.store()
+            with store.pinned():
+                return refs(store)
 
     def _lines_now(self, store: IndexStore, hits: Sequence[RecallHit]) -> tuple[RecallHit, ...]:
         """Each folder hit with the line its entry is on now, and the commit that holds
