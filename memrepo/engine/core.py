@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from memrepo.clock import Clock, Identity
-from memrepo.config import LocalConfig
-from memrepo.errors import MeaningExtraMissing, ReadOnlyRef
+from memrepo.config import CONFIG_NAME, LocalConfig, load_config
+from memrepo.errors import MeaningExtraMissing, MemrepoError, ReadOnlyRef
 from memrepo.folder.repo import MemoryFolder
 from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models.items import WorkspacePolicy
@@ -50,6 +50,8 @@ class RepoParts:
         self._searcher: Searcher | None = None
         #: Writes of this handle that moved main (see `_index_behind_write`).
         self._writes = 0
+        #: The config file as this handle read it (see `follow_meaning_switch`).
+        self._config_stamp = _stamp(folder.state_dir / CONFIG_NAME)
         self.folder.after_write(self._index_behind_write)
 
     @property
@@ -84,6 +86,22 @@ class RepoParts:
             if self.config.meaning.enabled:
                 self.plug_meaning(self._searcher)
         return self._searcher
+
+    def follow_meaning_switch(self) -> None:
+        """A handle that lives on (a server) follows `memrepo meaning on|off` run beside
+        it at its next recall: one `stat` of the config file when nothing changed."""
+        stamp = _stamp(self.folder.state_dir / CONFIG_NAME)
+        if stamp == self._config_stamp:
+            return
+        self._config_stamp = stamp
+        try:
+            fresh = load_config(self.folder.state_dir).meaning
+        except MemrepoError:
+            return  # a config being edited by hand: keep what this handle has
+        if fresh != self.config.meaning:
+            self.config.meaning = fresh
+            if self._searcher is not None:
+                self.plug_meaning(self._searcher)
 
     def plug_meaning(self, searcher: Searcher | None = None) -> None:
         """Give the searcher the meaning lane (issue #29), or take it away when the
@@ -200,3 +218,10 @@ def refuse_team_ref(ref: str) -> None:
     entry's ref (or a `team:` file name) raises ReadOnlyRef before anything is read."""
     if ref.startswith(TEAM_REF_PREFIX):
         raise ReadOnlyRef(ref)
+
+
+def _stamp(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None

@@ -55,6 +55,7 @@ class RecallApi(Area):
         """
         from memrepo.recall.searcher import visibility_for
 
+        self.parts.follow_meaning_switch()
         visibility = visibility_for(
             workspace=workspace,
             include_private=include_private,
@@ -97,6 +98,7 @@ class RecallApi(Area):
 
         A task inside a swarm gets the swarm layer without the host naming the swarm:
         the task's parent chain says which one it is (never the caller)."""
+        self.parts.follow_meaning_switch()
         if request.swarm is None and request.task_id:
             swarm = self.parts.swarms.audience(request.task_id)
             if swarm is not None:
