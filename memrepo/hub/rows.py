@@ -9,8 +9,8 @@ on the screen.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from memrepo.hub.forms import BadForm, Form
@@ -142,6 +142,9 @@ class Filters:
     trust: str | None = None
     pinned: bool = False
     page: int = 1
+    #: What recall found for `q`, by ref, with its relevance: such rows match even when
+    #: they do not hold `q`'s words as typed, and come first, best first.
+    found: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def parse(cls, query: Form) -> Filters:
@@ -174,7 +177,7 @@ class Filters:
             return False
         if self.pinned and not row.pinned:
             return False
-        return self.q is None or self.q.casefold() in row.text.casefold()
+        return self.q is None or row.ref in self.found or self.q.casefold() in row.text.casefold()
 
     def params(self, **changes: object) -> dict[str, object]:
         """The filters as query parameters (for paging links), with `changes` applied."""
@@ -215,6 +218,8 @@ def listing(all_rows: Iterable[Row], filters: Filters) -> Listing:
     for row in rows:
         if filters.keeps(row):
             (others if row.others else own).append(row)
+    if filters.found:  # recall's order first; rows only the words as typed found after
+        own.sort(key=lambda row: -filters.found.get(row.ref, -1.0))
     pages = max(1, -(-len(own) // PAGE_SIZE))
     if filters.page > pages:
         raise BadForm(f"page {filters.page} does not exist (the list has {pages})")

@@ -214,3 +214,20 @@ def test_keyboard_phone_width_and_dark_scheme(serve: Serve, seeded: Path, browse
         assert background == "rgb(13, 17, 23)"  # the dark palette
     finally:
         phone.close()
+
+
+def test_the_text_box_asks_recall_and_finds_by_meaning_once_it_is_on(
+    serve: Serve, seeded: Path, context: BrowserContext
+) -> None:
+    """Issue #29: the Text box ranks as recall does; with the meaning lane switched on
+    beside the running hub, a question sharing no word with the memory finds it."""
+    with MemoryRepo.open(seeded) as repo:
+        repo.remember("Kate goes skiing in the Alps every January", by="user")
+    page = open_hub(context, serve(seeded))
+    page.get_by_label("Text").fill("which hobby involves snow and mountains?")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_text("Nothing here with these filters")).to_be_visible()
+    with MemoryRepo.open(seeded) as repo:
+        repo.meaning_on()
+    page.reload()
+    expect(page.locator(".row").first).to_contain_text("Kate goes skiing in the Alps")
