@@ -44,7 +44,7 @@ def test_the_areas_share_one_set_of_parts_and_hold_nothing_else(
     memory_repo: MemoryRepo,
 ) -> None:
     areas = [v for v in vars(memory_repo).values() if isinstance(v, Area)]
-    assert len(areas) == len({type(a) for a in areas}) == 10
+    assert len(areas) == len({type(a) for a in areas}) == 11
     for area in areas:
         assert vars(area) == {"parts": memory_repo.parts}
     assert isinstance(memory_repo.parts, RepoParts)
