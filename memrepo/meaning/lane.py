@@ -28,7 +28,10 @@ nothing to the blend, as the farthest candidate would.
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -36,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memrepo.index import IndexStore, PlainQuery
+from memrepo.meaning.matrix import MatrixView, Nearest
 from memrepo.meaning.model import TextEmbedder
 from memrepo.recall.lanes import CALIBRATED_FIELD, SCORE_FIELD, LaneHit
 from memrepo.recall.visibility import Visibility
@@ -80,6 +84,22 @@ class EntryVectors(Protocol):
         cosine."""
         ...
 
+    def view(self) -> MatrixView:
+        """The rows now, for a product on another thread."""
+        ...
+
+    def nearest(
+        self,
+        query: Vector,
+        k: int,
+        depth: int,
+        mask: npt.NDArray[np.bool_] | None = None,
+        products: tuple[MatrixView, Vector] | None = None,
+    ) -> Nearest:
+        """`search`, with the cosine of the `depth` nearest rows kept; `products` are
+        a view's, computed earlier (used if the rows did not change)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class _Catalogue:
@@ -96,7 +116,86 @@ class _Found:
     """One search's nearest visible documents: what `MeaningLane.scores` reads."""
 
     key: tuple[str, object]
-    cosines: dict[str, float]
+    nearest: Nearest
+    catalogue: _Catalogue
+
+    def cosine(self, ref: str) -> float | None:
+        doc = self.catalogue.docs.get(ref)
+        return None if doc is None else self.nearest.cosine(int(self.catalogue.rows[doc]))
+
+
+Ahead = tuple[Vector, tuple[MatrixView, Vector] | None]
+"""What a recall's head start computed: the question's vector and, when the rows could
+be read, their products with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A question being embedded on a worker thread (`MeaningSearch.prepare`)."""
+
+    text: str
+    job: Future[Ahead]
+
+
+_WORKERS: ThreadPoolExecutor | None = None
+_WORKERS_LOCK = threading.Lock()
+SWITCH_INTERVAL = 0.0005
+"""Python's GIL switch interval (seconds) while a question is embedded ahead. The worker
+needs the GIL for moments between ONNX Runtime's and BLAS's calls, and with the default
+5 ms it waited that long each time Whoosh held it: at 10,000 entries the question was
+ready 19 ms after it was asked instead of 8 (9 with 0.2 ms, 12 with 1 ms; a pure-Python
+loop in place of Whoosh, `benchmarks/bench_quality.py --meaning-scale`). Set for the
+job's run only, then given back: the host's own threads are not switched more often."""
+_running = 0
+_saved_interval = 0.005
+
+
+def _workers() -> ThreadPoolExecutor:
+    """The threads that embed questions ahead, started on the first recall that asks:
+    two, so two recalls of one server each get one."""
+    global _WORKERS
+    with _WORKERS_LOCK:
+        if _WORKERS is None:
+            _WORKERS = ThreadPoolExecutor(2, thread_name_prefix="memrepo-meaning")
+        return _WORKERS
+
+
+def _hurry() -> None:
+    """Lower the switch interval while a job runs (`SWITCH_INTERVAL`); jobs nest."""
+    global _running, _saved_interval
+    with _WORKERS_LOCK:
+        if _running == 0:
+            _saved_interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(_saved_interval, SWITCH_INTERVAL))
+        _running += 1
+
+
+def _unhurry() -> None:
+    """Give the switch interval back when the last job running is done."""
+    global _running
+    with _WORKERS_LOCK:
+        _running -= 1
+        if _running == 0:
+            sys.setswitchinterval(_saved_interval)
+
+
+def _hurried(
+    embedder: TextEmbedder, text: str, known: Vector | None, view: MatrixView | None
+) -> Ahead:
+    """`_ahead`, giving the switch interval back before its answer is seen."""
+    try:
+        return _ahead(embedder, text, known, view)
+    finally:
+        _unhurry()
+
+
+def _ahead(
+    embedder: TextEmbedder, text: str, known: Vector | None, view: MatrixView | None
+) -> Ahead:
+    """Embed `text` (unless `known`) and take its products with `view`'s rows: ONNX
+    Runtime and BLAS release the GIL, so this runs beside the lexical search."""
+    query = known if known is not None else np.asarray(embedder.embed([text])[0], np.float32)
+    return query, (view, view.products(query)) if view is not None else None
 
 
 class MeaningSearch:
@@ -132,6 +231,22 @@ class MeaningSearch:
     def store(self) -> IndexStore:
         return self._store if isinstance(self._store, IndexStore) else self._store()
 
+    def prepare(self, text: str) -> _Prepared:
+        """Start embedding `text` on a worker thread, with the products of the rows as
+        they are now (the caller holds the vectors' guard, if any): the lexical lanes
+        search meanwhile (issue #29, Budgets: the question's embedding is most of the
+        lane's cost). `top` takes the answer, or does the work itself if rows changed."""
+        known = self._query[1] if self._query is not None and self._query[0] == text else None
+        view = self.vectors.view()
+        workers = _workers()
+        _hurry()
+        try:
+            job = workers.submit(_hurried, self.embedder, text, known, view)
+        except BaseException:  # no job will give it back
+            _unhurry()
+            raise
+        return _Prepared(text, job)
+
     def query_vector(self, text: str) -> Vector:
         """The question's vector (the last one is kept: a recall may ask twice)."""
         if self._query is None or self._query[0] != text:
@@ -139,12 +254,21 @@ class MeaningSearch:
         return self._query[1]
 
     def top(
-        self, text: str, filter_terms: Mapping[str, Collection[str]], limit: int
+        self,
+        text: str,
+        filter_terms: Mapping[str, Collection[str]],
+        limit: int,
+        prepared: _Prepared | None = None,
     ) -> list[tuple[dict[str, Any], float]]:
         """The `limit` documents passing `filter_terms` nearest `text` in meaning, best
         first, with their stored fields and cosine; keeps the `SCORE_DEPTH` nearest for
-        `cosines`."""
-        query = self.query_vector(text)
+        `cosines`. `prepared`: this question's head start (`prepare`), if any."""
+        products = None
+        if prepared is not None and prepared.text == text:
+            query, products = prepared.job.result()
+            self._query = (text, query)
+        else:
+            query = self.query_vector(text)
         key = (text, _filter_key(filter_terms))
 
         def run(searcher: Any, denied: set[int]) -> list[tuple[dict[str, Any], float]]:
@@ -154,11 +278,11 @@ class MeaningSearch:
                 rows[np.fromiter(denied, dtype=np.int64, count=len(denied))] = -1
             mask = np.zeros(len(self.vectors.rows()), dtype=np.bool_)
             mask[rows[rows >= 0]] = True
-            nearest = self.vectors.search(query, max(limit, SCORE_DEPTH), mask)
-            self._found = _Found(key, dict(nearest))
+            nearest = self.vectors.nearest(query, limit, SCORE_DEPTH, mask, products)
+            self._found = _Found(key, nearest, catalogue)
             return [
                 (dict(searcher.stored_fields(catalogue.docs[ref])), cosine)
-                for ref, cosine in nearest[:limit]
+                for ref, cosine in nearest.top
             ]
 
         found: list[tuple[dict[str, Any], float]] = self.store().scan(
@@ -174,8 +298,8 @@ class MeaningSearch:
         key = (text, _filter_key(filter_terms))
         if self._found is None or self._found.key != key:
             self.top(text, filter_terms, 1)
-        found = self._found.cosines if self._found is not None else {}
-        return [found.get(ref) if ref else None for ref in refs]
+        found = self._found
+        return [found.cosine(ref) if ref and found is not None else None for ref in refs]
 
     def _map(self, searcher: Any) -> _Catalogue:
         """The catalogue of `searcher`'s commit against the store's rows now, rebuilt
@@ -240,12 +364,21 @@ class MeaningLane:
         self.lanes = frozenset(lanes)
         self.weight = weight
         self.hits = hits
+        self._prepared: _Prepared | None = None
+
+    def prepare(self, query: PlainQuery) -> None:
+        """Embed the question on a worker thread while the other lanes search
+        (`memrepo.recall.service.run_recall` calls this first); `search` waits for it.
+        Kept on this lane, which lives for one recall: two recalls never share one."""
+        if not query.is_empty and self.lanes:
+            self._prepared = self.search_state.prepare(query.text)
 
     def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> list[LaneHit]:
         if query.is_empty or not self.lanes:
             return []
         filters = {**visibility.filter_terms(), "lane": set(self.lanes)}
-        found = self.search_state.top(query.text, filters, min(limit, self.hits))
+        prepared, self._prepared = self._prepared, None
+        found = self.search_state.top(query.text, filters, min(limit, self.hits), prepared)
         hits = []
         for rank, (fields, cosine) in enumerate(found, 1):
             fields.pop(SCORE_FIELD, None)

@@ -12,6 +12,7 @@ in its row; a forgotten one frees its row (rows are compacted once a quarter are
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -32,6 +33,52 @@ class LineSource(Protocol):
     def line_vectors(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Nearest:
+    """One search's answer: the best rows with their cosine, best first (`top`), the
+    masked cosine of every row (-inf: hidden) and which rows are among the nearest
+    `depth` (`kept`)."""
+
+    top: list[tuple[str, float]]
+    scores: npt.NDArray[np.float32]
+    kept: npt.NDArray[np.bool_]
+
+    def cosine(self, row: int) -> float | None:
+        """`row`'s cosine when it is among the nearest kept, else None."""
+        if 0 <= row < len(self.kept) and self.kept[row]:
+            return float(self.scores[row])
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixView:
+    """The composed rows at one version, read without the store's guard: the product
+    needs no Python object, so it can run on another thread while recall's lexical
+    search holds the GIL (issue #29, Budgets). Rows are only ever replaced by new
+    arrays or rewritten in place by a compose, which bumps the version: a view of
+    another version is thrown away, never read as current (`EntryMatrix.version`)."""
+
+    vectors: npt.NDArray[np.float32]
+    alive: npt.NDArray[np.bool_]
+    version: tuple[object, int]
+
+    def products(
+        self, query: npt.NDArray[np.float32], allowed: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The cosine of `query` with every row (-inf where none is computed): chunk by
+        chunk, skipping chunks with no row `allowed` (a mask often hides whole runs,
+        a workspace) or alive."""
+        rows = allowed if allowed is not None else self.alive
+        count = len(rows)
+        scores = np.full(count, -np.inf, np.float32)
+        query = np.asarray(query, np.float32)
+        for start in range(0, count, CHUNK):
+            end = min(count, start + CHUNK)
+            if rows[start:end].any():
+                np.matmul(self.vectors[start:end], query, out=scores[start:end])
+        return scores
+
+
 class EntryMatrix:
     """Composed entry vectors, one row each, with which rows are in use."""
 
@@ -42,6 +89,8 @@ class EntryMatrix:
         self._vectors = np.zeros((0, dim), np.float32)
         self._alive = np.zeros(0, np.bool_)
         self._stale: set[str] = set()
+        #: Counts every change to the rows: a `MatrixView` of another version is stale.
+        self.version = 0
 
     def invalidate(self, ref: str) -> None:
         """`ref`'s recipe changed (or is new): compose it before the next search."""
@@ -54,6 +103,7 @@ class EntryMatrix:
         if row is not None:
             self.refs[row] = ""
             self._alive[row] = False
+            self.version += 1
 
     def pending(self) -> list[str]:
         """Entries to compose (some may still wait for a line)."""
@@ -69,6 +119,7 @@ class EntryMatrix:
         """Compose `refs` from their recipes: `rows[i]` are the line rows of `refs[i]`'s
         parts and `weights[i]` their weights, padded with weight 0 to one width."""
         self._make_rows(refs)
+        self.version += 1
         for start in range(0, len(refs), BLOCK):
             block = refs[start : start + BLOCK]
             at = [self._row[ref] for ref in block]
@@ -105,6 +156,7 @@ class EntryMatrix:
         self._row = {ref: row for row, ref in enumerate(self.refs)}
         self._vectors = self._vectors[keep]
         self._alive = np.ones(len(keep), np.bool_)
+        self.version += 1
 
     def mask_for(self, refs: Iterable[str]) -> npt.NDArray[np.bool_]:
         """One bool per row: True for the rows of `refs`."""
@@ -118,25 +170,50 @@ class EntryMatrix:
     ) -> list[tuple[str, float]]:
         """The best `k` rows `mask` lets through, best first (rows past the end of a
         mask made before newer rows were added are left out)."""
+        allowed = self.allowed(mask)
+        scores = self.view().products(query, allowed)
+        return self.nearest(scores, k, k, mask).top
+
+    def allowed(self, mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
+        """The rows in use that `mask` lets through (a shorter mask hides newer rows)."""
         count = len(self.refs)
-        if count == 0 or k <= 0:
-            return []
         allowed = self._alive[:count]
-        if mask is not None:
-            fitted = np.zeros(count, np.bool_)
-            fitted[: min(count, len(mask))] = mask[:count]
-            allowed = allowed & fitted
-        scores = np.full(count, -np.inf, np.float32)
-        query = np.asarray(query, np.float32)
-        for start in range(0, count, CHUNK):
-            end = min(count, start + CHUNK)
-            if allowed[start:end].any():  # a mask often hides whole runs (a workspace)
-                np.matmul(self._vectors[start:end], query, out=scores[start:end])
-        scores[~allowed] = -np.inf
-        k = min(k, count)
-        top = np.argpartition(scores, count - k)[count - k :]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.refs[row], float(scores[row])) for row in top if scores[row] > -np.inf]
+        if mask is None:
+            return allowed
+        fitted = np.zeros(count, np.bool_)
+        fitted[: min(count, len(mask))] = mask[:count]
+        return allowed & fitted
+
+    def view(self) -> MatrixView:
+        """The rows as they are now, for a product on another thread (`MatrixView`)."""
+        count = len(self.refs)
+        return MatrixView(self._vectors[:count], self._alive[:count].copy(), (self, self.version))
+
+    def nearest(
+        self,
+        scores: npt.NDArray[np.float32],
+        k: int,
+        depth: int,
+        mask: npt.NDArray[np.bool_] | None,
+    ) -> Nearest:
+        """The best `k` of `scores` (`products` of this matrix now) that `mask` lets
+        through, best first, and which rows are among the best `depth` (>= k).
+
+        One partition at `depth` and a sort of those alone: the order is exactly what a
+        full sort gives, and only the `k` answered become Python objects (turning the
+        1,000 the lane keeps into tuples cost more than the partition)."""
+        count = len(self.refs)
+        kept = np.zeros(count, np.bool_)
+        if count == 0 or k <= 0:
+            return Nearest([], scores[:0], kept)
+        masked = np.where(self.allowed(mask), scores[:count], np.float32(-np.inf))
+        depth = min(max(k, depth), count)
+        best = np.argpartition(masked, count - depth)[count - depth :]
+        best = best[np.argsort(-masked[best], kind="stable")]
+        best = best[masked[best] > -np.inf]
+        kept[best] = True
+        top = [(self.refs[row], float(masked[row])) for row in best[:k].tolist()]
+        return Nearest(top, masked, kept)
 
 
 def _composed(

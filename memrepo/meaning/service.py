@@ -210,6 +210,12 @@ class GuardedLane:
         self.weight = lane.weight
         self._file = file
 
+    def prepare(self, query: PlainQuery) -> None:
+        """The inner lane's head start: the rows are read under the guard, the question
+        embedded and multiplied on a worker thread that never takes it."""
+        with self._file.guard:
+            self.inner.prepare(query)
+
     def search(self, query: PlainQuery, visibility: Visibility, limit: int) -> list[LaneHit]:
         with self._file.guard:
             return self.inner.search(query, visibility, limit)

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memrepo.meaning.journal import Delta, Parts
-from memrepo.meaning.matrix import EntryMatrix
+from memrepo.meaning.matrix import EntryMatrix, MatrixView, Nearest
 from memrepo.meaning.vectorfile import MAGIC, SCHEMA, Contents, read, write
 
 __all__ = ["MAGIC", "SCHEMA", "Parts", "VectorStore", "quantised", "text_key", "vectors_path"]
@@ -196,6 +196,31 @@ class VectorStore:
         cosine; with `mask` (one bool per row of `rows()`), only rows it lets through."""
         self._compose()
         return self._matrix.search(query, k, mask)
+
+    def view(self) -> MatrixView:
+        """The composed entries now, whose `products` with a question may run on another
+        thread, without this store's guard (the lane does during the lexical search)."""
+        self._compose()
+        return self._matrix.view()
+
+    def nearest(
+        self,
+        query: npt.NDArray[np.float32],
+        k: int,
+        depth: int,
+        mask: npt.NDArray[np.bool_] | None = None,
+        products: tuple[MatrixView, npt.NDArray[np.float32]] | None = None,
+    ) -> Nearest:
+        """`search`, keeping which rows are among the nearest `depth` and their cosine
+        (`Nearest.cosine`, by row of `rows()`). `products` are a view's products with
+        `query`, computed earlier: used when the rows have not changed since."""
+        self._compose()
+        matrix = self._matrix
+        if products is not None and products[0].version == (matrix, matrix.version):
+            scores = products[1]
+        else:
+            scores = matrix.view().products(query, matrix.allowed(mask))
+        return matrix.nearest(scores, k, depth, mask)
 
     def _compose(self) -> None:
         self._matrix.tidy()

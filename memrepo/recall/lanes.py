@@ -34,6 +34,20 @@ class Lane(Protocol):
         ...
 
 
+class PreparedLane(Lane, Protocol):
+    """A lane with a head start: `prepare` is called with the query before any lane
+    searches (`memrepo.recall.service.run_recall`), so slow work that releases the GIL
+    (the meaning lane's embedding of the question) runs while the other lanes search.
+    Its failure is ignored there: `search` must do the work again and raise if it fails."""
+
+    def prepare(self, query: PlainQuery) -> None: ...
+
+
+def is_prepared(lane: Lane) -> TypeGuard[PreparedLane]:
+    """Whether `lane` has a head start to give (`PreparedLane`)."""
+    return callable(getattr(lane, "prepare", None))
+
+
 CALIBRATED_FIELD = "_calibrated"
 """The key under which a calibrated lane puts a hit's score (a cosine, say) in its fields."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -18,6 +19,7 @@ from memrepo.recall.lanes import (
     Lane,
     LaneHit,
     is_calibrated,
+    is_prepared,
 )
 from memrepo.recall.matching import matches
 from memrepo.recall.visibility import Visibility
@@ -67,6 +69,7 @@ def run_recall(
         return RecallResult(query=query)
     calibrated = {lane.name: lane for lane in lanes if is_calibrated(lane)}
     depth = max(limit * LANE_DEPTH, BLEND_DEPTH) if calibrated else limit * LANE_DEPTH
+    _prepare(plain, lanes)
     results, errors = _search_lanes(plain, lanes, visibility, depth)
     if errors and not results:
         raise RecallFailed(errors)
@@ -114,6 +117,18 @@ def _fuse(
         return found
 
     return blend(fused, scored, weights, rescore=rescore, boost=visibility.context_boost)
+
+
+def _prepare(plain: PlainQuery, lanes: Sequence[Lane]) -> None:
+    """Give each lane that has one (`PreparedLane`) its head start before any lane
+    searches: the meaning lane embeds the question on a worker thread while the index
+    lanes search (issue #29, Budgets). Lanes without it start nothing, no thread."""
+    for lane in lanes:
+        if is_prepared(lane):
+            # A failed head start is no failure: the lane's search does the work again
+            # and reports why it fails, as any lane's failure is reported.
+            with contextlib.suppress(Exception):
+                lane.prepare(plain)
 
 
 def _search_lanes(
