@@ -20,10 +20,8 @@ import numpy.typing as npt
 
 #: Entries composed per block: bounds the float32 scratch to about 40 MB.
 BLOCK = 4096
-#: Rows per matrix-vector product. OpenBLAS runs a larger product on several threads,
-#: and on a busy machine waking them cost more than the product: 8 ms for 3,000 rows in
-#: one call, 0.14 ms in chunks of 1,024 (which it runs on the calling thread); 11 ms per
-#: 100,000 rows either way, the speed of reading 150 MB of float32.
+#: Rows per span a mask is looked at in: a span with no row it lets through is not
+#: multiplied (a mask often hides whole runs, a workspace).
 CHUNK = 1024
 
 
@@ -65,18 +63,36 @@ class MatrixView:
     def products(
         self, query: npt.NDArray[np.float32], allowed: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.float32]:
-        """The cosine of `query` with every row (-inf where none is computed): chunk by
-        chunk, skipping chunks with no row `allowed` (a mask often hides whole runs,
-        a workspace) or alive."""
+        """The cosine of `query` with every row (-inf where none is computed), skipping
+        spans of `CHUNK` rows none of which is `allowed` (or alive).
+
+        One `einsum` per run of spans, not a BLAS product per span: it runs on the
+        calling thread at BLAS's single-thread speed (16 ms per 100,000 rows of 384
+        here) and lets go of the GIL once. A product per 1,024 rows took the GIL back
+        98 times, each a wait while Whoosh held it: beside a lexical search of 60 ms it
+        was done after 66 ms, an einsum after 20 (`benchmarks/bench_meaning.py`). A
+        row's cosine is the same whichever run it is in (einsum sums each row alone);
+        OpenBLAS runs a product of more than about 2,000 rows on several threads,
+        whose waking cost more than it saved on a busy machine."""
         rows = allowed if allowed is not None else self.alive
         count = len(rows)
         scores = np.full(count, -np.inf, np.float32)
         query = np.asarray(query, np.float32)
-        for start in range(0, count, CHUNK):
-            end = min(count, start + CHUNK)
-            if rows[start:end].any():
-                np.matmul(self.vectors[start:end], query, out=scores[start:end])
+        for start, end in _spans(rows):
+            scores[start:end] = np.einsum("ij,j->i", self.vectors[start:end], query)
         return scores
+
+
+def _spans(rows: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The runs of `CHUNK`-row spans holding a True row, as (start, end) row ranges."""
+    count = len(rows)
+    if count == 0:
+        return []
+    padded = np.zeros(-(-count // CHUNK) * CHUNK, np.bool_)
+    padded[:count] = rows
+    busy = np.concatenate([[False], padded.reshape(-1, CHUNK).any(axis=1), [False]])
+    edges = np.flatnonzero(busy[1:] != busy[:-1]).reshape(-1, 2) * CHUNK
+    return [(int(start), min(count, int(end))) for start, end in edges]
 
 
 class EntryMatrix:
