@@ -122,8 +122,10 @@ class EntryMatrix:
             self.version += 1
 
     def pending(self) -> list[str]:
-        """Entries to compose (some may still wait for a line)."""
-        return list(self._stale)
+        """Entries to compose (some may still wait for a line). Every search asks: an
+        emptied set keeps the table of its largest size, and listing the empty set
+        left by a first embed of 100,000 entries cost 0.5 ms, four times per recall."""
+        return list(self._stale) if self._stale else []
 
     def compose(
         self,
@@ -142,6 +144,8 @@ class EntryMatrix:
             end = start + len(block)
             self._vectors[at] = _composed(rows[start:end], weights[start:end], lines)
             self._stale.difference_update(block)
+        if not self._stale:
+            self._stale = set()  # let go of the table (see `pending`)
         self.tidy()
 
     def tidy(self) -> None:
