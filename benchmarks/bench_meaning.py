@@ -280,11 +280,25 @@ def _closure(names: list[str]) -> set[str]:
     return seen
 
 
+def _meaning_extra() -> list[str]:
+    """The names pyproject's `meaning` extra lists, as the installed memrepo declares them."""
+    names = []
+    for line in metadata.requires("memrepo") or []:
+        req = Requirement(line)
+        if (
+            req.marker is not None
+            and req.marker.evaluate({"extra": "meaning"})
+            and not req.marker.evaluate({"extra": ""})
+        ):
+            names.append(req.name)
+    return names
+
+
 def installed_mb() -> dict[str, Any]:
     """The files of the distributions the extra brings and memrepo itself does not."""
     base = _closure([Requirement(r).name for r in metadata.requires("memrepo") or []
                      if "extra ==" not in r])  # fmt: skip
-    extra = _closure(["fastembed", "numpy"]) - base
+    extra = _closure(_meaning_extra()) - base
     sizes = {}
     for name in sorted(extra):
         dist = metadata.distribution(name)
