@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
+from memrepo.folder.lock import LOCK_NAME
 
 Run = Callable[..., tuple[int, str, str]]
 Git = Callable[..., str]
@@ -147,6 +148,22 @@ with WriteLock(Path(sys.argv[1]), 10):
 """
 
 
+def _wait_until_it_opens(pid: int, name: str, most: float = 60.0) -> None:
+    """Until process `pid` holds a file called `name` open: on a loaded machine its
+    start can take longer than any fixed pause, and a Ctrl-C before the CLI runs is
+    Python's, not ours."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                if os.readlink(fd).endswith(f"/{name}"):
+                    return
+            except OSError:
+                continue
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} never opened {name}")
+
+
 @pytest.mark.slow
 def test_ctrl_c_is_one_line_and_exit_130(memory_repo: MemoryRepo) -> None:
     env = {**os.environ, "PYTHONPATH": str(PROJECT)}
@@ -166,7 +183,7 @@ def test_ctrl_c_is_one_line_and_exit_130(memory_repo: MemoryRepo) -> None:
             text=True,
             env=env,
         ) as waiting:  # fmt: skip
-            time.sleep(1.0)  # it is waiting for the write lock by now
+            _wait_until_it_opens(waiting.pid, LOCK_NAME)  # it waits for the write lock now
             waiting.send_signal(signal.SIGINT)
             out, err = waiting.communicate(timeout=30)
         holder.communicate("\n", timeout=10)

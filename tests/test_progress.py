@@ -356,11 +356,12 @@ def test_a_pipe_or_a_dumb_terminal_gets_no_progress(fresh_root: Path, tmp_path: 
 @pytest.mark.integration
 @pytest.mark.slow
 def test_ctrl_c_leaves_the_terminal_line_clean(fresh_root: Path, tmp_path: Path) -> None:
-    dump = _facts(tmp_path, count=2000)
+    dump = _facts(tmp_path, count=4000)
     imported = _memrepo(fresh_root, "import", "--from", "jsonl", str(dump), tty=False)
     assert imported.code == 0, imported.err
-    # Interrupted once the count shows: a rebuild of 2,000 documents takes seconds.
-    ran = _memrepo(fresh_root, "reindex", tty=True, stop_at=r"indexing documents \d")
+    # Interrupted at its first frame: a rebuild of 4,000 documents takes seconds, and
+    # the line only counts once the documents are read, near the end.
+    ran = _memrepo(fresh_root, "reindex", tty=True, stop_at=r"indexing documents")
     assert ran.code == 130 and ran.out == ""
     before, said, after = ran.err.partition("memrepo: interrupted")
     assert said and after.strip() == ""
