@@ -103,8 +103,10 @@ class TerminalProgress:
         text = _SEPARATOR.join(task.text() for task in self._tasks)
         text = text[: max(0, self._width() - 1)]  # the last column would wrap on some
         padding = " " * max(0, self._shown - len(text))  # what is left of a longer line
-        self._write("\r" + text + padding)
+        # Counted before it is written: a Ctrl-C landing between the two would leave a
+        # frame on screen that the wipe on the way out thinks is not there.
         self._shown = len(text) + len(padding)
+        self._write("\r" + text + padding)
 
     def _write(self, text: str) -> None:
         if self._broken:
