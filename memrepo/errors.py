@@ -18,6 +18,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- SecretInEdit                an uncommitted edit holds a secret
     |   +-- SecretInFileName        a file a person made is named with a secret
     +-- HandEditRefused             a hand edit memrepo will not commit (binary, symlink, name)
+    +-- MemoryToolError             a memory-tool command cannot run (the contract's text)
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
     |   +-- SecretInName            a name (workspace, file, task id) holds a secret
     +-- IndexLocked                 another process held the search index writer too long
@@ -225,6 +226,12 @@ class HandEditRefused(MemrepoError):
     def __init__(self, where: str, problem: str) -> None:
         super().__init__(f"{where}: {problem}")
         self.where = where
+
+
+class MemoryToolError(MemrepoError):
+    """A memory-tool command (view, create, str_replace, insert, delete, rename) that
+    cannot run; the message is the one the tool's contract gives the model, and nothing
+    was written."""
 
 
 class InvalidArgument(MemrepoError, ValueError):

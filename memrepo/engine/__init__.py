@@ -7,7 +7,7 @@ area, one class each, and `MemoryRepo` is composed of them (docs/architecture.md
   writer, search index, swarms, context builder), which every area takes; `Area`, their
   base class.
 - `writes`: remember, forget, undo, feedback (the write pipeline of docs/architecture.md §3).
-- `edits_api`: edit an entry in place, move one to another file.
+- `edits_api`: edit an entry in place, move one to another file, the memory tool.
 - `items_api`: memory_items reads, revisions, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.
 - `meaning_api`: the meaning lane's switch and status (issue #29).
@@ -206,6 +206,8 @@ class MemoryRepo:
     record_feedback = verb("_writes", WritesApi.record_feedback)
     edit = verb("_edits", EditsApi.edit)
     move = verb("_edits", EditsApi.move)
+    memory_tool = verb("_edits", EditsApi.memory_tool)
+    async_memory_tool = verb("_edits", EditsApi.async_memory_tool)
 
     # --- memory_items (docs/architecture.md §5) -------------------------------------------
 

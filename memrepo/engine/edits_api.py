@@ -1,4 +1,5 @@
-"""The entry verbs of `MemoryRepo`: edit one entry in place, move one to another file.
+"""The entry verbs of `MemoryRepo`: edit one entry in place, move one to another file,
+and hand an agent host the file-command memory tool (`memory_tool`).
 
 Both change folder entries only, each in one undoable commit (`memrepo.folder.edits`).
 The new text and values are screened like a `remember` (secrets redacted, invisible and
@@ -11,6 +12,7 @@ until the person confirms it, reference §4a).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
 from memrepo.errors import InvalidArgument
@@ -19,6 +21,10 @@ from memrepo.folder.paths import normalize_target
 from memrepo.hygiene import collapse_whitespace, redact_secrets, screen
 from memrepo.models.constants import BY_VALUES
 from memrepo.models.folder import EditResult, MoveResult
+
+if TYPE_CHECKING:
+    from memrepo.memtool import MemoryCommands
+    from memrepo.memtool.anthropic_sdk import AsyncGitMemoryTool, GitMemoryTool
 
 #: Keys only a person sets: they decide whether a line stands as the person's word.
 PERSON_KEYS = frozenset({"by", "confirmed", "tainted"})
@@ -81,6 +87,56 @@ class EditsApi(Area):
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(EDITORS)}")
         target = normalize_target(self.root, file)
         return move_entry(self.folder, ref, target, by=by, task=task_id)
+
+    def memory_tool(
+        self,
+        folder: str = "memories",
+        *,
+        task_id: str | None = None,
+        workspace: str | None = None,
+        cache_control: Any = None,
+    ) -> GitMemoryTool:
+        """Claude's memory tool (`memory_20250818`) on `folder` of this repo: an
+        Anthropic SDK `BetaAbstractMemoryTool` to hand the SDK's tool runner.
+        `/memories` is `folder` ("" the whole repo); each command is one commit by the
+        agent (the task `task_id`), its lines tainted; `workspace` decides which
+        workspace files it may see. Needs the `claude` extra."""
+        commands = self._memory_commands(folder, task_id, workspace)
+        from memrepo.memtool.anthropic_sdk import GitMemoryTool
+
+        return GitMemoryTool(commands, cache_control=cache_control)
+
+    def async_memory_tool(
+        self,
+        folder: str = "memories",
+        *,
+        task_id: str | None = None,
+        workspace: str | None = None,
+        cache_control: Any = None,
+    ) -> AsyncGitMemoryTool:
+        """`memory_tool`'s async twin (`BetaAsyncAbstractMemoryTool`), for the SDK's
+        async tool runner: each command runs on a worker thread."""
+        commands = self._memory_commands(folder, task_id, workspace)
+        from memrepo.memtool.anthropic_sdk import AsyncGitMemoryTool
+
+        return AsyncGitMemoryTool(commands, cache_control=cache_control)
+
+    def _memory_commands(
+        self, folder: str, task_id: str | None, workspace: str | None
+    ) -> MemoryCommands:
+        """The commands on `folder`, once the SDK is known to be there."""
+        from memrepo.errors import MemoryToolError
+        from memrepo.memtool import MemoryCommands, Mount
+
+        mount = Mount.of(self.root, folder, workspace)
+        try:
+            import anthropic.lib.tools  # noqa: F401 (the extra's one package)
+        except ImportError as exc:
+            raise MemoryToolError(
+                f"the memory tool needs the Anthropic SDK ({exc.name} is not installed): "
+                "install memrepo with its `claude` extra"
+            ) from exc
+        return MemoryCommands(self.folder, mount, task=task_id)
 
 
 def _refuse_other_stores(ref: str, verb: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from memrepo.errors import PathOutsideRoot, SecretInName
 from memrepo.hygiene import find_secrets
-from memrepo.layout import slugify, workspace_of
+from memrepo.layout import SWARM_DIR, slugify, workspace_of
 
 __all__ = [
     "MAX_DEPTH",
@@ -28,6 +28,7 @@ __all__ = [
     "resolve_link",
     "secret_in_path",
     "slugify",  # the layout's (memrepo.layout), re-exported for the folder's callers
+    "visible_to",
     "workspace_of",
 ]
 
@@ -129,6 +130,18 @@ def _check_part(path: str, part: str) -> None:
     if folded == ".git" or folded == "git~1":
         # git~1 is .git's 8.3 short name on Windows; git refuses both at any depth.
         raise PathOutsideRoot(path, "nothing under .git is memory")
+
+
+def visible_to(path: str, workspace: str | None) -> bool:
+    """Whether a task working in `workspace` may see the file `path` (root-relative):
+    never a swarm folder (read through its own lane), another workspace's file only
+    by a task in that workspace. One rule for every reader that lists files."""
+    if path == SWARM_DIR.rstrip("/") or path.startswith(SWARM_DIR):
+        return False
+    owner = workspace_of(path)
+    if not owner:
+        return True
+    return bool(workspace and workspace.strip()) and owner == slugify(workspace or "")
 
 
 def link_target(path: str) -> str:

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, model_validator
 
 from memrepo.errors import EntryNotFound, MemrepoError, ToolInputError
-from memrepo.folder.entries import SWARM_PREFIX
-from memrepo.folder.paths import normalize_target, slugify, workspace_of
+from memrepo.folder.paths import normalize_target, visible_to
 from memrepo.folder.repo import parse_ref
 from memrepo.formats import Document
 from memrepo.tools.handlers import reader, tool_hit
@@ -112,11 +111,7 @@ class ListOutput(ToolOutput):
 
 def visible_path(env: ToolEnv, path: str) -> bool:
     """Whether this task may read `path` (a normalized root-relative path)."""
-    if path.startswith(SWARM_PREFIX):
-        return False
-    workspace = workspace_of(path)
-    own = env.context.workspace
-    return not workspace or (bool(own and own.strip()) and workspace == slugify(own or ""))
+    return visible_to(path, env.context.workspace)
 
 
 def visible_ref(env: ToolEnv, ref: str) -> bool:

@@ -2,8 +2,9 @@
 
 `default_registry()` holds the memory tools: recall, remember and forget here; reading
 and listing (`files`), correcting (`changes`), history (`history`), status and dream
-reviews (`review`) and swarm_note in their modules. A host's own tool joins with
-`register` on its registry; one registry feeds MCP and every function-calling export.
+reviews (`review`), swarm_note and the file-command `memory` tool in their modules. A
+host's own tool joins with `register` on its registry; one registry feeds MCP and every
+function-calling export.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from memrepo.tools.files import LIST_TOOL, READ_TOOL
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
 from memrepo.tools.history import RECENT_TOOL, WHY_TOOL
+from memrepo.tools.memory_tool import MEMORY_TOOL
 from memrepo.tools.models import (
     ForgetInput,
     ForgetOutput,
@@ -92,6 +94,7 @@ BUILTIN_TOOLS: tuple[Tool[Any], ...] = (
     REVIEWS_TOOL,
     REVIEW_TOOL,
     SWARM_NOTE_TOOL,
+    MEMORY_TOOL,
 )
 
 

@@ -39,6 +39,7 @@ NAMES = [
     "memory_reviews",
     "memory_review",
     "swarm_note",
+    "memory",
 ]
 
 
