@@ -21,6 +21,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- MemoryToolError             a memory-tool command cannot run (the contract's text)
     +-- InvalidArgument             a value memrepo cannot store (also a ValueError)
     |   +-- SecretInName            a name (workspace, file, task id) holds a secret
+    |   +-- UnknownWorkspace        a read named a workspace this memory does not know
     +-- IndexLocked                 another process held the search index writer too long
     +-- IndexUnavailable            the search index could not be used even after a rebuild
     +-- RecallFailed                every recall lane failed (never "nothing remembered")
@@ -249,6 +250,22 @@ class SecretInName(InvalidArgument):
         )
         self.what = what
         self.kind = kind
+
+
+class UnknownWorkspace(InvalidArgument):
+    """A read named a workspace this memory has no file, item or settings for: most
+    often a misspelling, which would otherwise answer "nothing found"."""
+
+    def __init__(self, name: str, nearest: Sequence[str], known: Sequence[str]) -> None:
+        if nearest:
+            hint = "did you mean " + " or ".join(repr(n) for n in nearest) + "?"
+        elif known:
+            hint = "known workspaces: " + ", ".join(known[:10])
+        else:
+            hint = "this memory has no workspaces yet"
+        super().__init__(f"no workspace {name!r} in this memory; {hint}")
+        self.name = name
+        self.nearest = tuple(nearest)
 
 
 class StoreError(MemrepoError):

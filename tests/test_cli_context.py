@@ -33,8 +33,8 @@ def test_prints_the_blocks_the_gate_and_the_refs(run: Run) -> None:
     assert "- The user prefers short answers\n" in text
     assert "- We ship the postgres 16 migration on March 3 (inferred)\n" in text
     assert text.count("</memory>") == 2
-    assert "folder_l0      yes  the user's own private context" in report
-    assert "private_items  no   private items not asked for" in report
+    assert "folder_l0         yes  the user's own private context" in report
+    assert "private_items     no   private items not asked for" in report
     assert "--- refs (2)\nfolder:MEMORY.md#" in report
     assert "--- L1: " in report and "of 250 tokens" in report
 
@@ -55,7 +55,7 @@ def test_workspace_and_no_memory(run: Run) -> None:
     assert "Deploys go through staging first" not in run("deploys")[1]
     code, out, _ = run("deploys <no-memory>", "--workspace", "Web shop")
     assert code == 0 and out.startswith("(no memory for this turn)\n")
-    assert "recall_l1      no   <no-memory> in the current message" in out
+    assert "recall_l1         no   <no-memory> in the current message" in out
 
 
 def test_a_preview_marks_nothing_used(run: Run, memory_repo: MemoryRepo) -> None:
@@ -71,3 +71,21 @@ def test_a_preview_marks_nothing_used(run: Run, memory_repo: MemoryRepo) -> None
 def test_bad_surface_is_a_usage_error(run: Run) -> None:
     code, _, err = run("hello", "--surface", "email")
     assert code == 2 and "invalid choice" in err
+
+
+def test_without_a_query_it_shows_what_stands_in_every_prompt(run: Run) -> None:
+    code, out, err = run()
+    assert code == 0 and err == ""
+    standing, _, report = out.partition("\n\n--- gate\n")
+    assert standing.startswith('<memory layer="L0">') and '<memory layer="L1">' not in standing
+    assert "- The user prefers short answers\n" in standing
+    # Nothing was named for the turn, and the gate says so instead of "the contact
+    # this turn handles".
+    assert "contact_items     no   no contact named for this turn" in report
+    assert "task_items        no   no task named for this turn" in report
+
+
+def test_a_misspelt_workspace_is_an_error(run: Run) -> None:
+    code, out, err = run("deploy", "--workspace", "Web shpo")
+    assert code == 1 and out == ""
+    assert err.startswith("memrepo: no workspace 'Web shpo' in this memory")

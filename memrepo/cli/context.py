@@ -23,9 +23,17 @@ def register(commands: Subparsers) -> None:
             'memrepo context "when do we ship the postgres migration"',
             'memrepo context "deploy the shop" --surface plan_step --workspace "Web shop"',
             'memrepo context "my blood type" --private --json',
+            "memrepo context   # what stands in every prompt, no query",
         ],
     )
-    sub.add_argument("query", metavar="QUERY", help="the user's message for this turn")
+    sub.add_argument(
+        "query",
+        metavar="QUERY",
+        nargs="?",
+        default="",
+        help="the user's message for this turn; without it, what stands in every prompt "
+        "(L0) is shown",
+    )
     sub.add_argument(
         "--surface",
         choices=["chat", "plan_step", "follow_up"],
@@ -53,6 +61,8 @@ def _context(args: argparse.Namespace) -> int:
         preview=True,
     )
     with open_repo(args) as repo:
+        if args.workspace is not None:
+            repo.known_workspace(args.workspace)  # a misspelt name is an error
         result = repo.context(request)
     return emit(args, result, describe)
 
@@ -63,9 +73,10 @@ def describe(result: ContextBlocks) -> str:
 
     parts = [result.text or "(no memory for this turn)", "", "--- gate"]
     decision = result.decision
+    width = max(len(layer) for layer in GATE_LAYERS)
     for layer in GATE_LAYERS:
         verdict = "yes" if decision.allows(layer) else "no "
-        parts.append(f"{layer:<14} {verdict}  {decision.reasons.get(layer, '')}")
+        parts.append(f"{layer:<{width}} {verdict}  {decision.reasons.get(layer, '')}")
     parts.append(f"--- refs ({len(result.refs)})")
     parts += list(result.refs) or ["none"]
     for block in result.blocks:

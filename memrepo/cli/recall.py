@@ -10,7 +10,7 @@ from memrepo.cli._common import Subparsers, command, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
 
 if TYPE_CHECKING:
-    from memrepo.models.recall import Explanation, RecallHit
+    from memrepo.models.recall import Detail, Explanation, RecallHit
 
 
 def register(commands: Subparsers) -> None:
@@ -29,7 +29,12 @@ def register(commands: Subparsers) -> None:
     )
     sub.add_argument("query", metavar="QUERY", help="plain text (no search syntax)")
     sub.add_argument("--limit", type=int, default=10, metavar="N", help="at most N hits")
-    sub.add_argument("--workspace", metavar="W", help="also the facts of workspace W")
+    sub.add_argument(
+        "--workspace",
+        metavar="W",
+        help="only what workspace W sees (its facts and the global ones); "
+        "without it every workspace is searched",
+    )
     sub.add_argument("--private", action="store_true", help="include private items")
     sub.add_argument("--contact", metavar="REF", help="also the facts about contact REF")
     sub.add_argument("--task", metavar="ID", help="also the items bound to task ID")
@@ -53,19 +58,31 @@ def register(commands: Subparsers) -> None:
 
 
 def _recall(args: argparse.Namespace) -> int:
+    """A person asks their whole memory: without `--workspace` (and without a task or
+    contact to read as), every workspace is searched and each hit says where it is."""
     repo = open_repo(args)
+    scoped = args.workspace is not None or args.contact or args.task
+    if args.workspace is not None:
+        repo.known_workspace(args.workspace)  # a misspelt name is an error, not "nothing"
+    detail: Detail = "full" if args.full else "snippet"
     with terminal_progress():  # the first recall may build or catch up the index
-        result = repo.recall(
-            args.query,
-            limit=args.limit,
-            workspace=args.workspace,
-            include_private=args.private,
-            contact_ref=args.contact,
-            task_id=args.task,
-            min_trust=args.min_trust,
-            detail="full" if args.full else "snippet",
-            explain=args.explain,
-        )
+        if scoped:
+            result = repo.recall(
+                args.query,
+                limit=args.limit,
+                workspace=args.workspace,
+                include_private=args.private,
+                contact_ref=args.contact,
+                task_id=args.task,
+                min_trust=args.min_trust,
+                detail=detail,
+                explain=args.explain,
+            )
+        else:
+            result = repo.recall_everywhere(
+                args.query, limit=args.limit, include_private=args.private,
+                min_trust=args.min_trust, detail=detail, explain=args.explain,
+            )  # fmt: skip
     if args.json:
         print_json(result)
         return 0
@@ -102,6 +119,8 @@ def _hit_line(number: int, hit: RecallHit, *, full: bool) -> str:
     if hit.provenance.line:
         where += f":{hit.provenance.line}"
     flags = [f"{hit.relevance:.2f}", where]
+    if hit.workspace:
+        flags.append(f"workspace {hit.workspace}")
     if hit.provenance.uncommitted:
         flags.append("uncommitted")
     if hit.tainted:

@@ -231,6 +231,9 @@ class MemoryRepo:
     # --- recall and prompt context (docs/architecture.md §6, §7) ----------------------------
 
     recall = verb("_recall", RecallApi.recall)
+    recall_everywhere = verb("_recall", RecallApi.recall_everywhere)
+    workspaces = verb("_recall", RecallApi.workspaces)
+    known_workspace = verb("_recall", RecallApi.known_workspace)
     expand = verb("_recall", RecallApi.expand)
     mark_used = verb("_recall", RecallApi.mark_used)
     reindex = verb("_recall", RecallApi.reindex)

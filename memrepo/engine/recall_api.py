@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.engine.core import Area
-from memrepo.layout import item_ids
+from memrepo.errors import UnknownWorkspace
+from memrepo.layout import WORKSPACE_DIR, item_ids, workspace_slug
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 if TYPE_CHECKING:
@@ -67,6 +69,54 @@ class RecallApi(Area):
         return self.parts.searcher.recall(
             query, visibility, limit=limit, lanes=lanes, detail=detail, explain=explain
         )
+
+    def recall_everywhere(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        include_private: bool = False,
+        min_trust: str = "inferred",
+        detail: Detail = "snippet",
+        explain: bool = False,
+    ) -> RecallResult:
+        """Recall over the whole memory, as a person asks it (issue #31): the facts every
+        workspace sees and each workspace's own, asked in turn and merged by score, each
+        hit labelled with the workspace it was found in (`RecallHit.workspace`). An
+        agent's recall keeps its scope (`recall`): this is for a person's own surfaces."""
+        merged: dict[str, RecallHit] = {}
+        errors: dict[str, str] = {}
+        for workspace in (None, *self.workspaces()):
+            result = self.recall(
+                query, limit=limit, workspace=workspace, include_private=include_private,
+                min_trust=min_trust, detail=detail, explain=explain,
+            )  # fmt: skip
+            errors.update(result.lane_errors)
+            for hit in result.hits:
+                if hit.ref not in merged:
+                    merged[hit.ref] = hit.model_copy(update={"workspace": workspace})
+        ranked = sorted(merged.values(), key=lambda hit: -hit.score)[:limit]
+        best = ranked[0].score if ranked and ranked[0].score > 0 else 1.0
+        hits = tuple(hit.model_copy(update={"relevance": hit.score / best}) for hit in ranked)
+        return RecallResult(query=query, hits=hits, lane_errors=errors)
+
+    def workspaces(self) -> list[str]:
+        """Every workspace this memory knows (by slug): a workspace file, an item's
+        workspace, or settings a person made."""
+        folder = self.root / WORKSPACE_DIR
+        names = {path.stem for path in folder.glob("*.md")} if folder.is_dir() else set()
+        names.update(self.items.store.workspaces())
+        names.update(self.config.workspaces)
+        return sorted(names)
+
+    def known_workspace(self, name: str) -> str:
+        """`name`'s slug when this memory knows that workspace; else UnknownWorkspace
+        naming the nearest known names (a misspelt `--workspace` finds nothing)."""
+        slug = workspace_slug(name) or ""
+        known = self.workspaces()
+        if slug in known:
+            return slug
+        raise UnknownWorkspace(name, get_close_matches(slug, known, n=3, cutoff=0.5), known)
 
     def expand(self, refs: Sequence[str], **reader: Unpack[ReaderContext]) -> list[RecallHit]:
         """The full text of `refs` under the same visibility as recall (hidden: absent);

@@ -159,6 +159,15 @@ class ItemStore:
             row = conn.execute(f"SELECT count(*) FROM memory_items {where}", params).fetchone()
         return int(row[0])
 
+    def workspaces(self) -> builtins.list[str]:
+        """The workspaces any active item belongs to, sorted (a person's "where is it")."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT workspace_id FROM memory_items "
+                "WHERE workspace_id IS NOT NULL AND status = 'active' ORDER BY 1"
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def find_by_source_ref(self, store: str, ref_id: str) -> builtins.list[MemoryItem]:
         """Every item (any status) whose source_ref or an alias is `store:ref_id`."""
         with self._reading() as conn:

@@ -12,6 +12,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
+from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models._base import Frozen
 from memrepo.models.items import PrivacyMode
 from memrepo.models.settings import ContextBudgets as ContextBudgets
@@ -54,6 +55,10 @@ class InjectionInputs(Frozen):
     task_text: str = ""
     current_message: str = ""
     has_swarm: bool = False
+    #: Whether the turn names a contact / a task; None when the caller does not say
+    #: (the layer is then open and shows only what recall's visibility lets through).
+    has_contact: bool | None = None
+    has_task: bool | None = None
 
 
 class InjectionDecision(Frozen):
@@ -135,8 +140,11 @@ class ContextLine(Frozen):
 
     @property
     def rendered(self) -> str:
-        """The line exactly as it stands in the block."""
+        """The line exactly as it stands in the block. A team repo's line says which
+        team it is from, so a team's rule never reads as the user's own (issue #31)."""
         suffix = "".join(f" ({tag})" for tag in self.tags)
+        if self.origin.startswith(TEAM_REF_PREFIX) and self.section == "fact":
+            suffix += f" (team {self.origin.removeprefix(TEAM_REF_PREFIX)})"
         return f"- {self.text}{suffix}"
 
 

@@ -68,6 +68,9 @@ class RecallHit(Frozen):
     lane_ranks: dict[str, int] = Field(default_factory=dict)
     content: str | None = None
     explain: Explanation | None = None
+    #: The workspace a recall over the whole memory found it in (`recall_everywhere`);
+    #: None for what every workspace sees, and for a recall scoped as an agent's is.
+    workspace: str | None = None
 
 
 class RecallResult(Frozen):

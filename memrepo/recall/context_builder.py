@@ -136,6 +136,8 @@ class ContextBuilder:
                 task_text=request.task_text,
                 current_message=request.query,
                 has_swarm=bool(request.swarm),
+                has_contact=bool(request.contact_ref),
+                has_task=bool(request.task_id),
             )
         )
 

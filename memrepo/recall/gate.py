@@ -49,6 +49,8 @@ CONTACT_ON = "the contact this turn handles, in the user's own private context"
 CONTACT_SHARED = "{gateway} context: what is known about a contact stays in the user's own chat"
 CONTACT_SUBAGENT = "sub-agents never see a contact's memory"
 TASK_ON = "the active task's items"
+NO_CONTACT = "no contact named for this turn"
+NO_TASK = "no task named for this turn"
 TASK_SHARED = "{gateway} context: task memory stays in the user's own chat"
 SWARM_ON = "peer notes of the task's swarm"
 SWARM_NONE = "the task belongs to no swarm"
@@ -69,6 +71,8 @@ def resolve_memory_injection(inputs: InjectionInputs) -> InjectionDecision:
     contact, reasons["contact_items"] = _contact(inputs)
     task = not shared
     reasons["task_items"] = TASK_ON if task else TASK_SHARED.format(gateway=inputs.gateway)
+    if task and inputs.has_task is False:
+        task, reasons["task_items"] = False, NO_TASK
     swarm = inputs.has_swarm
     reasons["swarm"] = SWARM_ON if swarm else SWARM_NONE
     return InjectionDecision(
@@ -130,6 +134,8 @@ def _contact(inputs: InjectionInputs) -> tuple[bool, str]:
         return False, CONTACT_SHARED.format(gateway=inputs.gateway)
     if inputs.is_subagent:
         return False, CONTACT_SUBAGENT
+    if inputs.has_contact is False:
+        return False, NO_CONTACT
     return True, CONTACT_ON
 
 

@@ -29,8 +29,10 @@ def test_team_entries_join_l0_with_their_refs(
     blocks = memory_repo.context(ContextRequest(query="", preview=True))
 
     [l0] = [block for block in blocks.blocks if block.name == "l0"]
-    assert "Deploys happen on Tuesdays" in l0.text
-    assert "Own fact: the user writes Go" in l0.text
+    # A team's rule says whose it is; the user's own line does not (issue #31).
+    line = next(row for row in l0.text.splitlines() if "Deploys happen on Tuesdays" in row)
+    assert line.endswith(" (team core)")
+    assert "- Own fact: the user writes Go\n" in l0.text
     assert any(ref.startswith("team:core:MEMORY.md#") for ref in l0.refs)
     # A team agent's note is no one's word: like the user's own agent lines it stands in
     # L0 only once a person confirms it (reference §4a); recall still finds it.
