@@ -145,8 +145,12 @@ def visible_to(path: str, workspace: str | None) -> bool:
 
 
 def link_target(path: str) -> str:
-    """The Index spelling of a path: from the root, `.md` omitted for markdown."""
-    return path[:-3] if path.endswith(".md") else path
+    """The Index spelling of a path: from the root, `.md` omitted for markdown, unless
+    the name without it still holds a dot (`v1.2.md`, `notes.txt.md`): `resolve_link`
+    adds `.md` only to a name without one, and the link must lead back here."""
+    if path.endswith(".md") and "." not in PurePosixPath(path[:-3]).name:
+        return path[:-3]
+    return path
 
 
 @functools.lru_cache(maxsize=4096)

@@ -34,7 +34,7 @@ from memrepo.formats import Document, parse, serialize
 from memrepo.hygiene import redact_secrets
 from memrepo.hygiene.text import clean_invisible
 from memrepo.memtool.listing import listing, numbered
-from memrepo.memtool.mount import VIRTUAL_ROOT, Mount
+from memrepo.memtool.mount import VIRTUAL_ROOT, Mount, stored_name
 from memrepo.memtool.text import rebuild, split_view, view_text
 
 ORIGIN = "memory-tool"
@@ -73,15 +73,15 @@ class MemoryCommands:
         """A directory's listing (two levels) or a file with line numbers."""
         relative = self.mount.resolve(path)
         on_disk = self.folder.root / relative if relative else self.folder.root
-        if relative == self.mount.folder or (on_disk.is_dir() and self.mount.visible(relative)):
+        if relative == self.mount.folder or on_disk.is_dir():
             return listing(self.mount, relative, path)
-        doc = self._worktree_doc(path, relative)
+        doc = self._worktree_doc(path, stored_name(relative))
         return numbered(path, view_text(doc), view_range)
 
     def _worktree_doc(self, path: str, relative: str) -> Document:
         """The file as it is on disk (a person's pending edit included)."""
         target = self.folder.root / relative
-        if not relative.endswith(".md") or not self.mount.visible(relative) or not target.is_file():
+        if not target.is_file() or target.is_symlink():
             raise MemoryToolError(f"The path {path} does not exist. Please provide a valid path.")
         return self._parse(path, relative, target.read_bytes())
 
@@ -201,15 +201,16 @@ class MemoryCommands:
             moving = self._files_at(parent, old)
             if not moving:
                 raise MemoryToolError(f"The path {old_path} does not exist")
-            if parent.read(new) is not None or self._is_dir(parent, new):
+            is_file = moving == [stored_name(old)]
+            taken = parent.read(stored_name(new)) is not None or self._is_dir(parent, new)
+            if taken:
                 raise MemoryToolError(f"The destination {new_path} already exists")
-            is_file = moving == [old]
-            if is_file and not new.endswith(".md"):
-                self.mount.file(new_path, field="new_path")  # says why
+            if is_file:
+                self.mount.file(new_path, field="new_path")  # its stored name is fine too
             changes: dict[str, bytes | None] = dict.fromkeys(moving)
             memory = parent.read(ENTRY_POINT)
             for source in moving:
-                target = new if is_file else new + source[len(old) :]
+                target = stored_name(new) if is_file else new + source[len(old) :]
                 data = parent.read(source)
                 changes[target] = data
                 link_from_index(changes, target, memory)
@@ -228,9 +229,10 @@ class MemoryCommands:
         return self._parse(path, relative, data)
 
     def _files_at(self, parent: Snapshot, relative: str) -> list[str]:
-        """The memory files `relative` names at `parent`: itself, or those below it."""
-        if parent.read(relative) is not None:
-            return [relative] if self.mount.visible(relative) else []
+        """The memory files `relative` names at `parent`: the file it names (as
+        stored), or those below it."""
+        if parent.read(stored_name(relative)) is not None:
+            return [stored_name(relative)]
         return [
             path
             for path in parent.files_below(relative)

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from memrepo.errors import MemoryToolError
-from memrepo.memtool.mount import Mount
+from memrepo.memtool.mount import Mount, shown_name
 
 #: Levels below the directory a listing shows (the contract's "up to 2 levels deep").
 DEPTH = 2
@@ -64,7 +64,7 @@ def _collect(
             total += size
         elif child.name.endswith(".md") and mount.visible(inner):
             size = child.stat().st_size
-            rows.append((size, name))
+            rows.append((size, shown_name(name)))
             total += size
     return total
 

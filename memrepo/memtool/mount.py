@@ -4,7 +4,7 @@ The memory tool's contract names every file under one virtual directory, `/memor
 A person chooses the folder of the memory repo it stands for (`memories/` unless they
 say otherwise; `""` is the whole repo). Every path a command names is checked here
 before anything is read: it starts at `/memories`, stays inside it (no `..`, no hidden
-names, so never `.git`), names markdown, passes the folder's own path rules
+names, so never `.git`), is stored as markdown (`stored_name`), passes the folder's own path rules
 (`folder.paths.check_path`: length, characters, no secret) and no component on disk
 is a symlink. What the caller may not see (a swarm folder, another workspace's file)
 does not exist for it, the same rule `memory_read` follows (`folder.paths.visible_to`).
@@ -21,6 +21,21 @@ from memrepo.hygiene import redact_secrets
 
 VIRTUAL_ROOT = "/memories"
 DEFAULT_FOLDER = "memories"
+#: The memory repo keeps markdown only; a model names its files as it likes (Anthropic's
+#: own examples use `.xml` and `.txt`). Such a file is stored with `.md` added, so git,
+#: lint and the index treat it as memory, and shown to the model by the name it gave.
+SHOWN_AS_IS = (".txt", ".xml", ".json", ".yaml", ".yml", ".csv", ".log", ".html", ".toml")
+
+
+def stored_name(relative: str) -> str:
+    """Where the file a model names is kept: itself for markdown, else with `.md`."""
+    return relative if relative.endswith(".md") else relative + ".md"
+
+
+def shown_name(stored: str) -> str:
+    """The name a model gave a stored file (`notes.txt.md` is `notes.txt`)."""
+    inner = stored[:-3] if stored.endswith(".md") else stored
+    return inner if inner.endswith(SHOWN_AS_IS) else stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +94,19 @@ class Mount:
         return relative
 
     def file(self, path: object, *, field: str = "path") -> str:
-        """`resolve` for a path that must name a file (a markdown one)."""
+        """`resolve` for a path that names a file: where it is stored (`stored`)."""
         relative = self.resolve(path, field=field)
         if relative == self.folder:
             raise MemoryToolError(f"The path {path} is the {VIRTUAL_ROOT} directory, not a file")
-        if not relative.endswith(".md"):
-            raise MemoryToolError(
-                f"Path {path}: memory files are markdown; name it with .md (for example {path}.md)"
-            )
-        return relative
+        stored = stored_name(relative)
+        if stored != relative:
+            try:
+                check_path(stored, self.root)
+            except MemrepoError as exc:
+                raise MemoryToolError(
+                    f"Path {redact_secrets(str(path))[0]}: {_reason(exc)}"
+                ) from exc
+        return stored
 
     def virtual(self, relative: str) -> str:
         """The `/memories/...` spelling of a root-relative path inside the folder."""

@@ -91,10 +91,6 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {"command": "create", "path": "/memories/a.md", "file_text": "x" * 10_000_000},
         "at most 100,000 are accepted",
     ),
-    (
-        {"command": "create", "path": "/memories/notes.txt", "file_text": "- x"},
-        "memory files are markdown",
-    ),
     ({"command": "create", "path": f"/memories/{TOKEN}.md", "file_text": "- x"}, "secret"),
     (
         {"command": "create", "path": "/memories/notes.md", "file_text": "- x"},
