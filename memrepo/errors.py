@@ -33,6 +33,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- ApprovalDenied              the host's approval callback refused a forget
     +-- ReadOnlyRef                 a write named a team repo's entry; team repos are read-only
     +-- FeedbackRefused             feedback came from someone other than the workspace owner
+    +-- SenderRefused               a turn handling someone else's message tried to change memory
     +-- SyncError                   sync with the user's remote could not finish
     |   +-- RemoteNotConfirmed      no remote, or the user never confirmed it is theirs
     |   +-- UnsafeRemote            a URL with credentials, or a team repo used as remote
@@ -460,6 +461,20 @@ class ArchiveCorrupt(TransferError):
 
 class ImportSourceError(TransferError):
     """The folder or file to import cannot be read as the named format."""
+
+
+class SenderRefused(MemrepoError):
+    """A tool call made while the agent handles a message from someone other than the
+    memory's owner tried to change the owner's memory; nothing was changed."""
+
+    def __init__(self, tool: str, sender: str) -> None:
+        super().__init__(
+            f"{tool}: this turn handles a message from {sender}, not from the memory's "
+            f"owner; only the owner's own messages change memory (what {sender} says can "
+            "be saved with memory_remember, as a fact about them)"
+        )
+        self.tool = tool
+        self.sender = sender
 
 
 class FeedbackRefused(MemrepoError):

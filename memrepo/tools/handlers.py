@@ -87,6 +87,8 @@ def tool_hit(hit: RecallHit, *, full: bool) -> ToolHit:
 def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
     """Store one fact with the trust this turn earns it (see the module docstring)."""
     ctx = env.context
+    if not ctx.from_owner:
+        return _remember_from_sender(env, args)
     stated = args.user_asked and ctx.user_asks_to_remember
     pinned = args.pin and stated
     _check_shape(env, args)
@@ -123,6 +125,44 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
         redacted=list(result.redacted),
         truncated=result.truncated,
         note=_note(args, stated, tainted, result.store),
+    )
+
+
+def _remember_from_sender(env: ToolEnv, args: RememberInput) -> RememberOutput:
+    """What someone other than the owner said (reference, the security rule for
+    channels): a private contact fact about that sender, third-party trust, in
+    memory_items; never the owner's fact, never a folder line, whatever the model
+    asked for (a file, a scope, user_asked)."""
+    ctx = env.context
+    sender = (ctx.sender or "").strip()
+    result = env.repo.remember(
+        args.text,
+        workspace=ctx.workspace,
+        subject=args.subject,
+        kind=args.kind,
+        by="agent",
+        source_kind="third_party",
+        task_id=ctx.task_id,
+        tainted=True,
+        contact_ref=sender,
+        scope="contact",
+        private=True,
+    )
+    return RememberOutput(
+        status=result.status,
+        ref=result.ref,
+        action=result.action,
+        reason=result.reason,
+        store=result.store,
+        source="third_party",
+        pinned=False,
+        tainted=result.written,
+        path=result.path,
+        commit=result.commit,
+        redacted=list(result.redacted),
+        truncated=result.truncated,
+        note=f"saved as a private fact about {sender}, who wrote this message; it is not "
+        "the user's own fact and shows only when you handle them",
     )
 
 

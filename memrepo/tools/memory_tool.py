@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from memrepo.errors import SenderRefused
 from memrepo.memtool import DEFAULT_FOLDER, MemoryCommands, Mount
 from memrepo.memtool.calls import MAX_PATH_CHARS, MAX_TEXT_CHARS, run_command
 from memrepo.tools.models import ToolInput, ToolOutput
@@ -70,7 +71,10 @@ class MemoryOutput(ToolOutput):
 
 
 def memory(env: ToolEnv, args: MemoryInput) -> MemoryOutput:
-    """Run the command on the `memories/` folder as this task."""
+    """Run the command on the `memories/` folder as this task. A turn that handles
+    someone else's message may view, never write (`ToolContext.sender`)."""
+    if args.command != "view" and not env.context.from_owner:
+        raise SenderRefused(MEMORY, env.context.sender or "")
     mount = Mount(env.repo.root, DEFAULT_FOLDER, env.context.workspace)
     commands = MemoryCommands(env.repo.folder, mount, task=env.context.task_id)
     return MemoryOutput(result=run_command(commands, args.model_dump(exclude_none=True)))

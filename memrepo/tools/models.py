@@ -166,7 +166,7 @@ class RememberOutput(ToolOutput):
     action: str | None = None
     reason: str | None = None
     store: Literal["folder", "items"]
-    source: Literal["user_stated", "inferred"]
+    source: Literal["user_stated", "inferred", "third_party"]
     pinned: bool = False
     tainted: bool = False
     path: str | None = None

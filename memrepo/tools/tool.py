@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from memrepo.errors import ToolInputError
+from memrepo.errors import SenderRefused, ToolInputError
 from memrepo.tools.approval import ForgetApproval, deny_all
 from memrepo.tools.lenient import loosen
 from memrepo.tools.models import ToolInput
@@ -70,6 +70,10 @@ class ToolHints:
 
 
 READ_ONLY = ToolHints(read_only=True, idempotent=True)
+#: Changing tools that apply the channel-sender rule themselves: remember stores what a
+#: sender says as a fact about them; swarm_note is the task's working note, not the
+#: owner's memory; the file tool lets such a turn view, never write.
+SENDER_AWARE = frozenset({"memory_remember", "swarm_note", "memory"})
 """The hints of a tool that only reads memory."""
 
 
@@ -119,8 +123,17 @@ class Tool(Generic[InputT]):
             raise ToolInputError(self.name, describe(exc)) from exc
 
     def run(self, env: ToolEnv, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate, apply, and return the result as a JSON-serializable dict."""
-        result = self.handler(env, self.validate(arguments))
+        """Validate, apply, and return the result as a JSON-serializable dict.
+
+        A turn that handles someone else's message (`ToolContext.sender`) may read and
+        remember (as a fact about the sender), never change the owner's memory: a tool
+        whose hints do not say read-only is refused unless it sorts that out itself
+        (`SENDER_AWARE`)."""
+        args = self.validate(arguments)
+        changes = not self.hints.read_only and self.name not in SENDER_AWARE
+        if changes and not env.context.from_owner:
+            raise SenderRefused(self.name, env.context.sender or "")
+        result = self.handler(env, args)
         return result.model_dump(mode="json")
 
 

@@ -31,6 +31,12 @@ class ToolContext:
     `task_title` (and `task_parent`) let swarm_note register a task the registry does
     not know yet, on its first note: a host whose tasks live nowhere else (an MCP
     session) names its task that way instead of registering it beforehand.
+
+    `sender` is who wrote the message this turn handles when it is not the memory's
+    owner (a group chat member, an email's author), as a contact ref the host knows
+    them by (`slack:U0123`, `mail:ana@example.com`); None is the owner. What such a
+    turn remembers is a private fact about that sender, never the owner's own fact, and
+    it changes nothing else of the memory (reference, the security rule for channels).
     """
 
     task_id: str | None = None
@@ -43,6 +49,7 @@ class ToolContext:
     include_private: bool = False
     task_title: str | None = None
     task_parent: str | None = None
+    sender: str | None = None
 
     @property
     def user_asks_to_remember(self) -> bool:
@@ -62,6 +69,11 @@ class ToolContext:
         """The contact whose items recall may show: only the task's own agent handles
         it; a helper given the contact never sees what is known about them (§4a)."""
         return self.contact_ref if self.role == "agent" else None
+
+    @property
+    def from_owner(self) -> bool:
+        """Whether the message this turn handles is the memory owner's own."""
+        return not (self.sender and self.sender.strip())
 
     @property
     def source_link(self) -> str | None:
