@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from memrepo.errors import InvalidArgument, RecallFailed
+from memrepo.hygiene import cut_at_word_boundary
 from memrepo.index import PlainQuery, build_query
 from memrepo.models.recall import Detail, Explanation, Provenance, RecallHit, RecallResult
 from memrepo.recall.fusion import BLEND_DEPTH, Fused, blend, fuse
@@ -29,6 +30,10 @@ SNIPPET_CHARS = 200
 #: one search of (hits asked for x index lanes); deeper searches cost a third more time
 #: at 10,000 entries and changed no eval result.
 LANE_DEPTH = 1
+
+#: The most a hit's `content` holds (`detail="full"`, reference §8: "<= 4000
+#: characters"): a person's hand-written line can be any length, a prompt cannot.
+FULL_CONTENT_CHARS = 4000
 
 
 def estimate_tokens(text: str) -> int:
@@ -196,7 +201,7 @@ def _to_hit(
         tainted=bool(fields.get("tainted", False)),
         tokens=estimate_tokens(text),
         lane_ranks=dict(fused.lane_ranks),
-        content=text if detail == "full" else None,
+        content=cut_at_word_boundary(text, FULL_CONTENT_CHARS) if detail == "full" else None,
     )
 
 
