@@ -246,6 +246,7 @@ class MemoryRepo:
     # --- reads of the folder (docs/architecture.md §2) ----------------------------------
 
     log = verb("_reads", ReadsApi.log)
+    on_change = verb("_reads", ReadsApi.on_change)
     show_commit = verb("_reads", ReadsApi.show_commit)
     entries = verb("_reads", ReadsApi.entries)
     read_text = verb("_reads", ReadsApi.read_text)

@@ -10,7 +10,10 @@ from memrepo.folder.paths import normalize_target
 from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
 
 if TYPE_CHECKING:
-    from memrepo.models.commits import CommitDetail
+    from collections.abc import Callable
+
+    from memrepo.models.commits import CommitDetail, MemoryChange
+    from memrepo.models.items import ItemChange
 
 
 class ReadsApi(Area):
@@ -27,6 +30,40 @@ class ReadsApi(Area):
         from memrepo.folder.commit_view import show_commit
 
         return show_commit(self.folder.repo, commit)
+
+    def on_change(self, listener: Callable[[MemoryChange], None]) -> Callable[[], None]:
+        """Hear every change this process makes to the memory, in either store: one
+        `MemoryChange` per folder commit (after the write lock is given back) and per
+        memory_items change. Returns the function that stops it. A listener's failure
+        never fails the write (reference §3 step 8, one change stream)."""
+        from memrepo.folder.moves import commits_between
+        from memrepo.models.commits import MemoryChange
+
+        def folder_moved(before: str | None, after: str) -> None:
+            for info in commits_between(self.folder.repo, before, after):
+                listener(
+                    MemoryChange(
+                        store="folder", kind=info.origin or "commit", commit=info.id,
+                        by=info.by, task=info.task, paths=info.paths,
+                    )
+                )  # fmt: skip
+
+        def items_changed(change: ItemChange) -> None:
+            listener(
+                MemoryChange(
+                    store="items", kind=change.kind, item_ids=change.item_ids,
+                    workspace=change.workspace_id,
+                )
+            )  # fmt: skip
+
+        stop_folder = self.folder.on_main_moved(folder_moved)
+        stop_items = self.items.on_change(items_changed)
+
+        def stop() -> None:
+            stop_folder()
+            stop_items()
+
+        return stop
 
     def entries(self, path: str | None = None) -> list[EntryView]:
         """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""

@@ -118,9 +118,12 @@ class MemoryFolder:
         self.store = GitStore(repo, self.state_dir, self.identity, self.clock, hooks, author)
         self.lock = WriteLock(self.state_dir, self.config.lock_timeout_seconds)
         self.transaction = WriteTransaction(self.store, self.lock, self.config)
-        #: Called right behind every write that moved main (see `after_write`).
+        #: Called right behind every write that moved main (see `after_write`), and
+        #: with where main was and is (`on_main_moved`).
         self._written: list[Callable[[], None]] = []
+        self._moves: list[Callable[[str | None, str], None]] = []
         self._main_when_taken: str | None = None
+        self._moved_from: str | None = None
         #: Held by a writer from just before it gives the write lock back until the
         #: index has followed its write: readers meanwhile read the index's last state
         #: instead of doing the same catch-up beside it (`writes_settling`).
@@ -141,17 +144,33 @@ class MemoryFolder:
         failure never fails the write, which has landed."""
         self._written.append(listener)
 
+    def on_main_moved(self, listener: Callable[[str | None, str], None]) -> Callable[[], None]:
+        """Call `listener(before, after)` with main's old and new commit after each write
+        of this process that moved it (once the write lock is given back, as
+        `after_write`); returns the function that stops it. A listener's failure never
+        fails the write."""
+        self._moves.append(listener)
+
+        def stop() -> None:
+            if listener in self._moves:
+                self._moves.remove(listener)
+
+        return stop
+
     def writes_settling(self) -> bool:
         """Whether another handle or process is writing, or following its write with a
         catch-up: a reader then reads the index's last state (issue #28)."""
         return self.lock.held_elsewhere() or self.settling.held_elsewhere()
 
     def _note_main(self) -> None:
-        self._main_when_taken = self.store.main_id() if self._written else None
+        watched = self._written or self._moves
+        self._main_when_taken = self.store.main_id() if watched else None
 
     def _announce_catch_up(self) -> None:
         before, self._main_when_taken = self._main_when_taken, None
-        self._moved = bool(self._written) and before != self.store.main_id()
+        watched = bool(self._written or self._moves)
+        self._moved = watched and before != self.store.main_id()
+        self._moved_from = before
         # Not waited for: another writer's catch-up holding it covers the readers too.
         # Nor cancelled: the write has landed, and its catch-up follows it whole.
         with cancelled_by(threading.Event()):
@@ -167,6 +186,12 @@ class MemoryFolder:
                     listener()
                 except Exception:  # the write landed; the next read catches the index up
                     _log.exception("after-write listener %r failed", listener)
+            after = self.store.main_id()
+            for moved in list(self._moves):
+                try:
+                    moved(self._moved_from or None, after)
+                except Exception:  # the write landed; a listener's failure is its own
+                    _log.exception("main-moved listener %r failed", moved)
         finally:
             if self._settled_by_us:
                 self._settled_by_us = False

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from memrepo.lazy import load_attribute
 
 if TYPE_CHECKING:
-    from memrepo.models.commits import CommitDetail, FileChange, FileStatus
+    from memrepo.models.commits import CommitDetail, FileChange, FileStatus, MemoryChange
     from memrepo.models.dream import (
         AcceptResult,
         BrokenLink,
@@ -167,6 +167,7 @@ _LAZY = {
     "LintFixResult": "memrepo.models.folder",
     "LintProblem": "memrepo.models.folder",
     "LintReport": "memrepo.models.folder",
+    "MemoryChange": "memrepo.models.commits",
     "MemoryItem": "memrepo.models.items",
     "MemoryUsed": "memrepo.models.prompt_context",
     "Op": "memrepo.models.dream",
@@ -263,6 +264,7 @@ __all__ = [
     "LintProblem",
     "LintReport",
     "MeaningStatus",
+    "MemoryChange",
     "MemoryItem",
     "MemoryUsed",
     "Op",

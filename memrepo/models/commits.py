@@ -39,3 +39,22 @@ class CommitDetail(CommitInfo):
 
     files: tuple[FileChange, ...] = ()
     truncated: bool = False
+
+
+class MemoryChange(Frozen):
+    """One change to the memory as `MemoryRepo.on_change` tells it: a commit of the
+    folder, or a change of memory_items (the one change stream, issue #32).
+
+    `kind` is a folder commit's origin (`remember`, `edit`, `memory-tool`, `sync`, ...;
+    `commit` when a person's plain git commit has none) or the items' change kind
+    (`ingest`, `status`, `purge`, `retention`).
+    """
+
+    store: Literal["folder", "items"]
+    kind: str
+    commit: str | None = None
+    by: str | None = None
+    task: str | None = None
+    paths: tuple[str, ...] = ()
+    item_ids: tuple[str, ...] = ()
+    workspace: str | None = None
