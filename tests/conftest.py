@@ -60,6 +60,9 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         mp.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
         mp.setenv("GIT_COMMITTER_NAME", "Test User")
         mp.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+        # No maintenance pass starts beside the suite's commands (tests/maintenance
+        # turns it back on where it is what is tested).
+        mp.setenv("MEMREPO_NO_MAINTENANCE", "1")
         # Set by git hooks and some shells; they would point git at another repository.
         for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "MEMREPO_REPO"):
             mp.delenv(name, raising=False)

@@ -30,7 +30,9 @@ RANKS: dict[str, int] = {
     "folder": 6,
     "stores": 7,
     "recall": 8,
-    **dict.fromkeys(("swarm", "sync", "dreaming", "transfer", "health", "meaning", "memtool"), 9),
+    **dict.fromkeys(
+        ("swarm", "sync", "dreaming", "transfer", "health", "meaning", "memtool", "maintenance"), 9
+    ),
     "engine": 10,
     **dict.fromkeys(("tools", "evals", "serving"), 11),
     **dict.fromkeys(("mcp", "hub"), 12),

@@ -193,31 +193,68 @@ def _git(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None)
     ).stdout
 
 
+#: What the stand-in Claude does with the README's memory tool: one file, then a word.
+CLAUDE_CREATES = {
+    "command": "create",
+    "path": "/memories/deploys.md",
+    "file_text": "- The user deploys on Fridays\n",
+}
+CLAUDE_SAYS = "Noted: you deploy on Fridays."
+
+
+def _claude_turn(request: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Messages API's answer: a memory tool call first, then text once the runner
+    sent its result back (which `results` keeps)."""
+    last = request["messages"][-1]["content"]
+    sent = [b for b in last if isinstance(b, dict) and b.get("type") == "tool_result"]
+    results.extend(sent)
+    content: list[dict[str, Any]] = (
+        [{"type": "text", "text": CLAUDE_SAYS}]
+        if sent
+        else [{"type": "tool_use", "id": "toolu_1", "name": "memory", "input": CLAUDE_CREATES}]
+    )
+    return {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": request["model"],
+        "content": content, "stop_reason": "end_turn" if sent else "tool_use",
+        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+    }  # fmt: skip
+
+
 class ModelStub:
-    """An OpenAI-compatible chat completions endpoint that proposes nothing."""
+    """An OpenAI-compatible chat completions endpoint that proposes nothing, and, at
+    `/v1/messages`, a Claude that uses the memory tool once (`_claude_turn`)."""
 
     def __init__(self) -> None:
         self.requests = 0
+        self.tool_results: list[dict[str, Any]] = []
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers["Content-Length"]))
+                raw = self.rfile.read(int(self.headers["Content-Length"]))
                 stub.requests += 1
+                if self.path.startswith("/v1/messages"):
+                    self._answer(json.dumps(_claude_turn(json.loads(raw), stub.tool_results)))
+                    return
                 content = json.dumps({"ops": []})
-                body = json.dumps(
-                    {
-                        "id": "x",
-                        "object": "chat.completion",
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": content},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                    }
-                ).encode()
+                self._answer(
+                    json.dumps(
+                        {
+                            "id": "x",
+                            "object": "chat.completion",
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "message": {"role": "assistant", "content": content},
+                                    "finish_reason": "stop",
+                                }
+                            ],
+                        }
+                    )
+                )
+
+            def _answer(self, text: str) -> None:
+                body = text.encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -286,6 +323,9 @@ class Sandbox:
             # The passphrase a person would type at the prompt (there is no terminal here).
             "MEMREPO_PASSPHRASE": PASSPHRASE,
             "MEMREPO_DREAM_MODEL": "readme-test-model",
+            # The Anthropic SDK of "Claude's memory tool" talks to the stand-in.
+            "ANTHROPIC_BASE_URL": self.model.url.removesuffix("/v1"),
+            "ANTHROPIC_API_KEY": "readme-test-key",
         }
 
     @property
@@ -484,10 +524,20 @@ AFTER: dict[str, Callable[[Sandbox], None]] = {
     "git pull --no-rebase": _both_machines_entries,
     "cd ~/agent-memory && git pull": _laptop_has_the_desktops_memory,
 }
+
+
 #: Run when a sandbox for that section (shell commands or a Python block) is made.
+def _web_shop(box: Sandbox) -> None:
+    """A workspace the section's `--workspace "Web shop"` examples name (a name memrepo
+    does not know is an error, issue #31)."""
+    box.ok('memrepo remember "Deploys go through staging first" --workspace "Web shop"')
+
+
 SECTION_SETUP: dict[str, Callable[[Sandbox], None]] = {
     "Export, restore and import": _import_fixtures,
     "Dreaming and review branches": _tidy_material,
+    "Recall": _web_shop,
+    "Prompt context: what the agent sees": _web_shop,
 }
 #: Sections that start without a memory repo (their commands make it).
 NO_REPO_YET = {"CLI and Python side by side"}
@@ -736,6 +786,13 @@ CLAIMS: dict[str, Callable[[Sandbox, str], None]] = {
         out,
     ),
     "report = repo.health()": lambda box, out: _expect(out == "PASS PASS 0.0\nTrue\n", out),
+    "tools=[repo.memory_tool(": lambda box, out: _expect(
+        out == CLAUDE_SAYS + "\n"
+        and [r.get("is_error", False) for r in box.model.tool_results] == [False]
+        and "File created successfully at: /memories/deploys.md"
+        in json.dumps(box.model.tool_results),
+        f"{out} {box.model.tool_results}",
+    ),
 }
 
 

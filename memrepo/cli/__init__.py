@@ -32,6 +32,7 @@ from memrepo.cli import (
     health,
     hub,
     items,
+    maintain,
     mcp,
     meaning,
     recall,
@@ -71,6 +72,7 @@ _COMMANDS: dict[ModuleType, tuple[str, ...]] = {
     transfer: ("export", "restore", "import"),
     sync: ("clone", "remote", "sync", "team", "conflicts"),
     health: ("health", "sources"),
+    maintain: ("maintain",),
     hub: ("hub",),
 }  # fmt: skip
 COMMAND_MODULES = {

@@ -10,6 +10,7 @@ library is first loaded, and the models a command prints are types only
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -175,10 +176,17 @@ def read_text_argument(text: str) -> str:
 
 
 def open_repo(args: argparse.Namespace) -> MemoryRepo:
-    """The repo a command works on; the first place a command loads the library."""
+    """The repo a command works on; the first place a command loads the library. A day
+    after the last maintenance pass, opening it starts the next one in the background
+    (`memrepo.maintenance.background`: it never delays this command)."""
     from memrepo.engine import MemoryRepo
+    from memrepo.maintenance.background import start_if_due
 
-    return MemoryRepo.open(repo_path(args))
+    repo = MemoryRepo.open(repo_path(args))
+    if not getattr(args, "maintains_itself", False):
+        with contextlib.suppress(OSError):  # a read-only or vanished state folder
+            start_if_due(repo.root, repo.folder.state_dir)
+    return repo
 
 
 def count(n: int, one: str, many: str) -> str:

@@ -11,7 +11,8 @@ area, one class each, and `MemoryRepo` is composed of them (docs/architecture.md
 - `items_api`: memory_items reads, revisions, purges and workspace settings.
 - `recall_api`: recall, expand, reindex, prompt context.
 - `meaning_api`: the meaning lane's switch and status (issue #29).
-- `swarm_api`, `transfer_api`, `dream_api`, `sync_api`, `health_api`, `reads`: one area
+- `swarm_api`, `transfer_api`, `dream_api`, `sync_api`, `health_api` (with the daily
+  maintenance pass), `reads`: one area
   each, mostly thin calls into the layer that owns the work, imported inside the method
   so a one-shot command loads only what it runs.
 
@@ -291,5 +292,7 @@ class MemoryRepo:
 
     health = verb("_health", HealthApi.health)
     sources = verb("_health", HealthApi.sources)
+    maintain = verb("_health", HealthApi.maintain)
+    maintenance_runs = verb("_health", HealthApi.maintenance_runs)
     export = verb("_transfer", TransferApi.export)
     import_memory = verb("_transfer", TransferApi.import_memory)

@@ -1,4 +1,5 @@
-"""The health verbs of `MemoryRepo`: checks and source counts (memrepo.health)."""
+"""The health verbs of `MemoryRepo`: checks and source counts (memrepo.health), and the
+daily maintenance pass that keeps a memory healthy without a person (memrepo.maintenance)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from typing import TYPE_CHECKING
 from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from memrepo.models.health import HealthReport, SourcesReport
+    from memrepo.models.maintenance import MaintenanceReport
 
 
 class HealthApi(Area):
@@ -37,3 +41,23 @@ class HealthApi(Area):
         from memrepo.health import collect_sources
 
         return collect_sources(self.folder)
+
+    def maintain(self, *, if_due: bool = False, now: datetime | None = None) -> MaintenanceReport:
+        """The maintenance pass (issue #32): items retention, the agent's expired folder
+        entries (one undoable commit), commitment expiry. `if_due` runs it only when a
+        day has passed since the last pass (what the background start asks)."""
+        from memrepo.maintenance.run import maintain
+        from memrepo.maintenance.state import is_due, last_runs
+        from memrepo.models.maintenance import MaintenanceReport
+
+        when = now or self.folder.clock.now()
+        if if_due and not is_due(self.folder.state_dir, when):
+            runs = last_runs(self.folder.state_dir)
+            return MaintenanceReport(ran_at=when, skipped="not due yet", last_run=runs)
+        return maintain(self.folder, lambda: self.items, when)
+
+    def maintenance_runs(self) -> dict[str, datetime]:
+        """When each part of the maintenance pass last ran (absent: never)."""
+        from memrepo.maintenance.state import last_runs
+
+        return last_runs(self.folder.state_dir)
