@@ -13,6 +13,10 @@ from memrepo.cli.progress import terminal_progress
 if TYPE_CHECKING:
     from memrepo.models.transfer import ImportReport
 
+#: `ImportFormat`'s values, spelt out so `memrepo --help` need not import the models
+#: (tests/transfer/test_import_cli.py checks the two agree).
+IMPORT_FORMATS = ("claude-code", "letta", "mem0", "openmemory", "jsonl")
+
 _SHOWN_PROBLEMS = 100  # every problem the report holds: one line per bad row
 
 
@@ -113,23 +117,31 @@ def _add_import(commands: Subparsers) -> None:
         commands,
         "import",
         _import,
-        "Import another agent's memory (Claude Code or Letta folders, JSONL dumps) through "
-        "the normal screening, as one commit; importing the same input again adds nothing.",
+        "Import another agent's memory (Claude Code, Letta, mem0, OpenMemory, JSONL) through "
+        "the normal screening, as one commit; importing the same input again adds nothing "
+        "and a changed fact replaces its old text. Reports every row: imported, already "
+        "known, or skipped with its reason.",
         [
-            "memrepo import --from claude-code ~/.claude/projects/my-app/memory",
+            "memrepo import --from claude-code ~/code/my-app --workspace my-app",
             "memrepo import --from letta ~/.letta/agents/agent-123/memory --dry-run",
-            "memrepo import --from jsonl mem0-dump.jsonl --json",
+            "memrepo import --from openmemory memories_export_dana.zip",
+            "memrepo import --from mem0 mem0-export.json --json",
         ],
     )
     sub.add_argument(
         "--from",
         dest="source",
         required=True,
-        choices=("claude-code", "letta", "jsonl"),
+        choices=IMPORT_FORMATS,
         help="the format of PATH",
     )
-    sub.add_argument("path", metavar="PATH", help="the memory folder or JSONL file")
+    sub.add_argument("path", metavar="PATH", help="the memory folder or export file")
     sub.add_argument("--dry-run", action="store_true", help="report what would happen only")
+    sub.add_argument(
+        "--workspace",
+        metavar="NAME",
+        help="file facts that name no workspace of their own under workspace NAME",
+    )
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -139,7 +151,9 @@ def _import(args: argparse.Namespace) -> int:
 
     repo = open_repo(args)
     with terminal_progress():
-        report = repo.import_memory(args.path, source=args.source, dry_run=args.dry_run)
+        report = repo.import_memory(
+            args.path, source=args.source, dry_run=args.dry_run, workspace=args.workspace
+        )
     code = emit(args, report, _import_summary)
     why = nothing_imported(report)
     if why is None:
@@ -150,9 +164,10 @@ def _import(args: argparse.Namespace) -> int:
 
 def _import_summary(report: ImportReport) -> str:
     verb = "would import" if report.dry_run else "imported"
+    where = f" into workspace {report.workspace}" if report.workspace else ""
     lines = [
-        f"{verb} {count(report.facts, 'fact', 'facts')} from {report.format}: "
-        f"{report.written} written ({report.items_written} as memory items), "
+        f"{verb} from {report.format}: {count(report.rows, 'row', 'rows')} read, "
+        f"{report.written} written{where} ({report.items_written} as memory items), "
         f"{report.reinforced} already known, {report.skipped_total} skipped"
     ]
     if report.skipped:

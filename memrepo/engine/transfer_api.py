@@ -50,10 +50,16 @@ class TransferApi(Area):
         source: ImportFormat,
         dry_run: bool = False,
         progress: Callable[[int], None] | None = None,
+        workspace: str | None = None,
     ) -> ImportReport:
-        """Import another agent's memory (claude-code, letta or jsonl) through the normal
-        screening and routing, as one commit; importing the same input again adds
-        nothing. `progress` hears the running fact count every 1,000 facts."""
+        """Import another agent's memory (claude-code, letta, mem0, openmemory or jsonl)
+        through the normal screening and routing, as one commit; importing the same
+        input again adds nothing, and a changed fact supersedes its old text. Facts
+        without a workspace of their own go to `workspace` when given. `progress` hears
+        the running row count every 1,000 rows. The report counts every row read as
+        written, already known or skipped (by reason); `dry_run` counts the same."""
         from memrepo.transfer.importing import import_memory
 
-        return import_memory(self.parts, source, path, dry_run=dry_run, progress=progress)
+        return import_memory(
+            self.parts, source, path, dry_run=dry_run, progress=progress, workspace=workspace
+        )

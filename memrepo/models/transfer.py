@@ -9,7 +9,7 @@ from pydantic import Field
 from memrepo.models._base import Frozen
 
 ExportFormat = Literal["bundle", "jsonl"]
-ImportFormat = Literal["claude-code", "letta", "jsonl"]
+ImportFormat = Literal["claude-code", "letta", "mem0", "openmemory", "jsonl"]
 
 
 class ExportResult(Frozen):
@@ -50,15 +50,20 @@ class ImportProblem(Frozen):
 
 
 class ImportReport(Frozen):
-    """What an import did: facts read, written (folder entries and items), reinforced
-    (already there), skipped by reason, the problems found in the input and the commit.
+    """What an import did: rows read, the facts among them, written (folder entries and
+    items), reinforced (already there), skipped by reason, the problems found in the
+    input and the commit. Every row is written, reinforced or skipped:
+    `rows == written + reinforced + skipped_total`, in a dry run as in the real one.
 
     `problems` holds the first 100 problems; `problem_count` counts them all.
+    `workspace` is the workspace facts without one of their own were filed under.
     """
 
     format: ImportFormat
     source: str
     dry_run: bool = False
+    workspace: str | None = None
+    rows: int = 0
     facts: int = 0
     written: int = 0
     reinforced: int = 0
@@ -71,3 +76,8 @@ class ImportReport(Frozen):
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
+
+    @property
+    def imported(self) -> int:
+        """Rows memrepo now holds from this source: written now or already known."""
+        return self.written + self.reinforced

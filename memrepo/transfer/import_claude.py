@@ -5,7 +5,8 @@ An auto-memory folder is read in two passes: the first collects each memory file
 name; both passes walk the folder as `sources.walk_markdown` does (no symlink out).
 
 CLAUDE.md files are read from a project folder (`CLAUDE.md`, `.claude/CLAUDE.md`,
-`CLAUDE.local.md`), from `~/.claude` (the user's `CLAUDE.md`), or named one by one, and
+`CLAUDE.local.md`, and every rule file under `.claude/rules/`, subfolders included),
+from `~/.claude` (the user's `CLAUDE.md` and `~/.claude/rules/`), or named one by one, and
 their `@path` imports are followed like Claude Code follows them (relative to the
 importing file, `~/` from the home folder, five hops at most) with three rules of our
 own, because an import is a path someone else wrote:
@@ -46,6 +47,9 @@ Item = Fact | Rejected
 #: Where Claude Code looks for instructions in a project folder, in its load order.
 CLAUDE_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 LOCAL_FILE = "CLAUDE.local.md"
+#: Claude Code's modular rules (its memory docs, "Organize rules with .claude/rules/"):
+#: markdown files loaded like CLAUDE.md, scoped to files by a `paths:` frontmatter.
+RULES_DIR = ".claude/rules"
 
 
 def auto_memory(root: Path) -> Iterator[Item]:
@@ -63,21 +67,44 @@ def auto_memory(root: Path) -> Iterator[Item]:
 
 
 def has_claude_md(folder: Path) -> bool:
-    """Whether a folder holds any file Claude Code reads as CLAUDE.md."""
-    return any(os.path.lexists(folder / name) for name in CLAUDE_FILES)
+    """Whether a folder holds any file Claude Code reads as CLAUDE.md (or rules)."""
+    return (
+        any(os.path.lexists(folder / name) for name in CLAUDE_FILES) or _rules_dir(folder).is_dir()
+    )
 
 
 def claude_md(path: Path, home: Path) -> Iterator[Item]:
-    """Every fact of the CLAUDE.md files at `path` (a folder or one file) and of what
-    they import; ImportSourceError for an import that breaks the rules above."""
+    """Every fact of the CLAUDE.md files at `path` (a folder or one file), of its rule
+    files and of what they import; ImportSourceError for an import that breaks the
+    rules above."""
     if path.is_dir():
         root = path
         entries = [path / name for name in CLAUDE_FILES if os.path.lexists(path / name)]
+        entries += _rule_files(_rules_dir(path))
     else:
         root, entries = path.parent, [path]
     reader = _ImportReader(root, home)
     for entry in entries:
         yield from reader.entry(entry)
+
+
+def _rules_dir(folder: Path) -> Path:
+    """A project's `.claude/rules`, or `rules` when the folder is a `.claude` itself."""
+    if folder.name == ".claude":
+        return folder / "rules"
+    return folder / RULES_DIR
+
+
+def _rule_files(rules: Path) -> list[Path]:
+    """Every `.md` file under a rules folder, subfolders included, sorted; symlinks are
+    left to the reader's checks (it refuses one leading out of the allowed roots)."""
+    if not rules.is_dir():
+        return []
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(rules, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [Path(folder) / f for f in sorted(files) if f.endswith(".md")]
+    return found
 
 
 class _ImportReader:

@@ -4,10 +4,17 @@ The same rules as `remember`: secrets in names skip the fact, routing decides fo
 memory_items (contact, task, private and strict-workspace facts never reach git), the
 hygiene screen cleans or refuses the text, and a workspace with memory off gets nothing.
 What the source said about a fact lands as entry metadata: `source` is where it was
-read (`<file>#L<line>`, or `<file>#<id>` for a memory of a JSON document), then `added`,
+read (`<file>#L<line>`, or `<file>#<id>` for a memory of a JSON document; prefixed with
+the project, `acme-api/CLAUDE.md#L3`, when the source belongs to one), then `added`,
 `subject`, `kind`, `author`, `user`, what the reader kept (`description`, `categories`,
 `section`, `limit`, ...) and `expires`; every value is screened for secrets. A fact whose
 own expiry has passed (mem0 hides those too) is skipped as `expired`.
+
+A fact with an identity upstream (a mem0 or OpenMemory id, a Claude Code memory file)
+and no subject of its own gets `<stem>:<id>` as its subject, so importing its changed
+text again supersedes the old line in the folder, or the old item in memory_items,
+instead of keeping both. Facts without a workspace of their own go to the import's
+`workspace` when one is named (`memrepo import --workspace NAME`).
 """
 
 from __future__ import annotations
@@ -53,21 +60,34 @@ def clean(value: str) -> str:
 class Planner:
     """Turns one fact into a folder write, an item candidate, or a skip reason."""
 
-    def __init__(self, repo: MemoryStores, title: str, stem: str) -> None:
+    def __init__(
+        self,
+        repo: MemoryStores,
+        title: str,
+        stem: str,
+        *,
+        label: str | None = None,
+        workspace: str | None = None,
+    ) -> None:
         self.repo = repo
-        self.title = title
+        self.stem = stem
+        self.title = f"{title} ({label})" if label else title
+        self.label = label
+        self.workspace = workspace
         self.today = repo.folder.clock.now().date().isoformat()
-        self.imports_file = normalize_target(repo.root, f"imports/{stem}.md")
+        file = f"imports/{stem}/{label}.md" if label else f"imports/{stem}.md"
+        self.imports_file = normalize_target(repo.root, file)
         self._names: dict[str, str] = {}
 
     def plan(self, fact: Fact) -> EntryWrite | ItemPlan | str:
-        if any(find_secrets(name) for name in (fact.workspace, fact.contact, fact.task_id) if name):
+        named = fact.workspace or self.workspace
+        if any(find_secrets(name) for name in (named, fact.contact, fact.task_id) if name):
             # A name is how later reads find the fact again (see engine/writes.py): a row
             # named with a secret is skipped, never stored under a redacted name.
             return "secret_in_name"
         if fact.expires is not None and fact.expires < self.today:
             return "expired"
-        workspace = slugify(fact.workspace) if fact.workspace else None
+        workspace = slugify(named) if named else None
         settings = self.repo.config.workspace(workspace)
         route = self._route(fact, workspace, settings)
         if route is None:
@@ -78,17 +98,18 @@ class Planner:
         if not settings.memory_on:
             return "memory_disabled"  # an import is never an explicit act of the user
         origin = self.origin(fact)
+        subject = self.subject(fact)
         if route.store == "items":
-            return self._item(fact, route, workspace, origin)
+            return self._item(fact, route, workspace, origin, subject)
         path = self.imports_file
         title = f"Imported from {self.title}"
         if workspace is not None:
             path = normalize_target(self.repo.root, workspace_file(workspace))
-            title = workspace_title(fact.workspace or workspace)
+            title = workspace_title(named or workspace)
         return EntryWrite(
             path=path,
             text=screened.text,
-            metadata=self._metadata(fact, origin),
+            metadata=self._metadata(fact, origin, subject),
             by=BY,
             origin=ORIGIN,
             title=title,
@@ -98,7 +119,14 @@ class Planner:
 
     def origin(self, fact: Fact) -> str:
         """Where the fact was read, as its `source`: never a path of this machine."""
-        return f"{self._name(fact.path)}#{clean(fact.anchor) if fact.anchor else f'L{fact.line}'}"
+        where = f"{self._name(fact.path)}#{clean(fact.anchor) if fact.anchor else f'L{fact.line}'}"
+        return f"{self.label}/{where}" if self.label else where
+
+    def subject(self, fact: Fact) -> str | None:
+        """The fact's own subject, else `<stem>:<its id upstream>` (see the module)."""
+        if fact.subject or not fact.key:
+            return fact.subject
+        return clean(f"{self.stem}:{fact.key.split(':', 1)[-1]}")
 
     def _route(
         self, fact: Fact, workspace: str | None, settings: WorkspaceSettings
@@ -128,11 +156,11 @@ class Planner:
             name = self._names[path] = clean(path)
         return name
 
-    def _metadata(self, fact: Fact, origin: str) -> dict[str, str]:
+    def _metadata(self, fact: Fact, origin: str, subject: str | None) -> dict[str, str]:
         meta = {"source": origin, "added": fact.created or self.today, "by": BY}
         meta["origin"] = ORIGIN
         for key, value in (
-            ("subject", fact.subject),
+            ("subject", subject),
             ("kind", fact.kind),
             ("author", fact.agent_id),
             ("user", fact.user_id),
@@ -143,7 +171,9 @@ class Planner:
                 meta[key] = clean(value)
         return meta
 
-    def _item(self, fact: Fact, route: Route, workspace: str | None, origin: str) -> ItemPlan | str:
+    def _item(
+        self, fact: Fact, route: Route, workspace: str | None, origin: str, subject: str | None
+    ) -> ItemPlan | str:
         try:
             made = candidate(
                 content=fact.text,
@@ -151,7 +181,7 @@ class Planner:
                 scope=route.scope,
                 workspace_id=workspace,
                 scope_ref=route.scope_ref,
-                subject_key=fact.subject,
+                subject_key=subject,
                 source="import",
                 source_ref=SourceRef(store=REF_STORE, id=origin),
                 privacy="private" if route.private else None,

@@ -13,9 +13,16 @@ is the file's path inside the imported folder (or the dump's file name) and its 
 and the commit body names the imported file or folder by its name only.
 
 Idempotent: a folder fact already in its file is reinforced (no new line, no commit), and
-an item whose `import` source ref is already stored is not written again. A fact the
+an item whose `import` source ref is already stored is not written again; a fact whose
+text changed upstream supersedes its old version (see `import_planner`). A fact the
 source held at its last import and holds no more is reported (`deleted_upstream`), never
 deleted here: see `import_ledger`. What is read where is `import_sources`' business.
+
+Every row read is counted once, as written, already known (reinforced) or skipped with
+a reason, so `rows == written + reinforced + skipped` in the report; a dry run plans
+the same writes (the folder's batch planner, and for items the same screen and the same
+duplicate checks) so its counts are the real run's. A fact cut to the entry length is
+imported and reported (`truncated`), never cut silently.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from memrepo.folder.bulk import write_entries
 from memrepo.folder.messages import summarize
 from memrepo.folder.repo import EntryWrite
 from memrepo.formats.importers import Fact, Rejected
+from memrepo.formats.importers.memory_body import MAX_ENTRY_CHARS
 from memrepo.hygiene import screen
+from memrepo.items.writer import MAX_CHARS as ITEM_MAX_CHARS
 from memrepo.items.writer import content_hash
 from memrepo.models import WriteResult
 from memrepo.models.items import ITEM_REF_PREFIX
@@ -56,6 +65,7 @@ Progress = Callable[[int], None]
 class _Tally:
     """Counts as the import runs; becomes the ImportReport."""
 
+    rows: int = 0
     facts: int = 0
     written: int = 0
     reinforced: int = 0
@@ -105,13 +115,16 @@ def import_memory(
     *,
     dry_run: bool = False,
     progress: Progress | None = None,
+    workspace: str | None = None,
 ) -> ImportReport:
     """Import every fact at `path`; see `MemoryRepo.import_memory` for the contract."""
     if fmt not in FORMATS:
         raise InvalidArgument(f"format={fmt!r}: use {', '.join(FORMATS)}")
+    if workspace is not None and not workspace.strip():
+        raise InvalidArgument("workspace: give a name, or leave it out")
     location = Path(path).expanduser().absolute()
     source = open_source(fmt, location, home=Path.home())
-    planner = Planner(repo, source.title, source.stem)
+    planner = Planner(repo, source.title, source.stem, label=source.label, workspace=workspace)
     tally, seen = _Tally(), _Seen()
     with reporting.task(f"importing from {source.title}"):
         writes, items = _plan_all(planner, source, tally, seen, progress)
@@ -119,7 +132,7 @@ def import_memory(
             results, commit = write_entries(
                 repo.folder,
                 [write for _, _, write in writes],
-                lambda n: summarize(f"Import from {source.title}", f"{n} facts"),
+                lambda n: summarize(f"Import from {planner.title}", f"{n} facts"),
                 by=BY,
                 origin=ORIGIN,
                 body=f"Source: {clean(location.name)}",
@@ -130,19 +143,24 @@ def import_memory(
             if result.status == "written" and result.ref:
                 origin = write.metadata["source"]
                 seen.kept[key] = (fact.path, origin, result.ref)
+            if result.status == "written" and write.truncated:
+                _report_cut(tally, fact, write.metadata["source"])
+        planned: set[tuple[str, str]] = set()
         with reporting.task("writing memory items", len(items)) as bar:
             for key, fact, plan in items:
-                ref = _write_item(repo, plan, tally, dry_run)
+                ref = _write_item(repo, plan, tally, dry_run, planned)
                 if ref is not None:
                     seen.kept[key] = (fact.path, plan.ref_id, ref)
                 bar.advance()
         _report_gone(repo, f"{source.stem}:{location}", seen, tally, dry_run)
     if progress is not None:
-        progress(tally.facts)
+        progress(tally.rows)
     return ImportReport(
         format=fmt,
         source=str(location),
         dry_run=dry_run,
+        workspace=workspace,
+        rows=tally.rows,
         facts=tally.facts,
         written=tally.written,
         reinforced=tally.reinforced,
@@ -155,17 +173,17 @@ def import_memory(
 
 
 def nothing_imported(report: ImportReport) -> str | None:
-    """Why a run imported nothing at all (None when it read at least one fact): every
-    row was bad, or the source held no memories. A run that read facts and found them
-    all known already, or skipped them by rule, did import: it is not this."""
-    if report.facts:
+    """Why a run imported nothing at all, or None when memrepo holds at least one of its
+    rows now (written by it, or already known from an earlier import): every row was
+    bad or skipped, or the source held no memories."""
+    if report.imported:
         return None
-    rows = report.skipped_total
+    rows = report.rows
     if not rows:
         return "it holds no memories"
     reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
     counted = "its one row" if rows == 1 else f"none of its {rows} rows"
-    verb = "could not be read" if rows == 1 else "could be read"
+    verb = "could not be imported" if rows == 1 else "could be imported"
     return f"{counted} {verb} ({reasons}); each bad row is named in the report"
 
 
@@ -179,6 +197,9 @@ def _plan_all(
     with reporting.task("reading facts") as bar:
         for got in source.items:
             bar.advance()
+            tally.rows += 1
+            if progress is not None and tally.rows % PROGRESS_EVERY == 0:
+                progress(tally.rows)
             if isinstance(got, Rejected):
                 tally.reject(got)
                 if got.line is None or got.reason == "malformed_frontmatter":
@@ -194,9 +215,17 @@ def _plan_all(
                 writes.append((key, got, planned))
             else:
                 items.append((key, got, planned))
-            if progress is not None and tally.facts % PROGRESS_EVERY == 0:
-                progress(tally.facts)
     return writes, items
+
+
+def _report_cut(tally: _Tally, fact: Fact, origin: str) -> None:
+    tally.problem(
+        fact.path,
+        fact.line,
+        "truncated",
+        f"{origin}: longer than an entry holds ({MAX_ENTRY_CHARS:,} characters); imported "
+        "cut at a word boundary (the source keeps the whole text)",
+    )
 
 
 def _report_gone(repo: MemoryStores, key: str, seen: _Seen, tally: _Tally, dry_run: bool) -> None:
@@ -210,17 +239,35 @@ def _report_gone(repo: MemoryStores, key: str, seen: _Seen, tally: _Tally, dry_r
         ledger.record(key, today, seen.kept, {fact.key for fact in gone})
 
 
-def _write_item(repo: MemoryStores, plan: ItemPlan, tally: _Tally, dry_run: bool) -> str | None:
+def _write_item(
+    repo: MemoryStores,
+    plan: ItemPlan,
+    tally: _Tally,
+    dry_run: bool,
+    planned: set[tuple[str, str]],
+) -> str | None:
     """One item through the writer, unless this very source line is already stored; the
-    item's ref when memrepo holds it (None when skipped or only planned)."""
+    item's ref when memrepo holds it (None when skipped or only planned).
+
+    A dry run screens the item as the writer would and counts a second item of the same
+    text in the same scope as already known, as the writer's dedupe does."""
+    screened = screen(plan.candidate.content, max_chars=ITEM_MAX_CHARS)
     known = repo.items.store.find_by_source_ref(REF_STORE, plan.ref_id)
-    digest = content_hash(screen(plan.candidate.content).text or "")
+    digest = content_hash(screened.text or "")
     held = [row for row in known if row.status == "active" and row.content_hash == digest]
     if held:
         tally.reinforced += 1
         return f"{ITEM_REF_PREFIX}{held[0].id}"
     if dry_run:
-        tally.written += 1
+        scope = repr((plan.candidate.workspace_id, plan.candidate.scope, plan.candidate.scope_ref))
+        if screened.text is None:
+            tally.skipped[screened.skip_reason or "skipped"] += 1
+        elif (scope, digest) in planned:
+            tally.reinforced += 1
+        else:
+            planned.add((scope, digest))
+            tally.written += 1
+            tally.items_written += 1
         return None
     result = repo.items.ingest(plan.candidate)
     if result.status == "skipped":

@@ -57,7 +57,7 @@ def test_import_prints_counts_and_problems(run: Run, tmp_path: Path) -> None:
     dump.write_text('{"text": "Uses uv for Python envs"}\nnot json\n')
     code, out, err = run("import", "--from", "jsonl", str(dump), "--dry-run")
     assert (code, err) == (0, "")
-    assert out.startswith("would import 1 fact from jsonl: 1 written")
+    assert out.startswith("would import from jsonl: 2 rows read, 1 written")
     assert "dump.jsonl:2: line 2 is not JSON" in out
     code, out, _ = run("import", "--from", "claude-code", str(FIXTURES / "claude-code"), "--json")
     report = json.loads(out)

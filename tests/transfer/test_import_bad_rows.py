@@ -89,7 +89,7 @@ def test_a_one_line_document_over_a_mib_imports_whole(run: Run, tmp_path: Path, 
     assert path.stat().st_size > 1 << 20 and path.read_text().count("\n") == 0
     code, out, err = run("import", "--from", "jsonl", str(path))
     assert (code, err) == (0, "")
-    assert out.startswith("imported 5000 facts from jsonl: 5000 written")
+    assert out.startswith("imported from jsonl: 5000 rows read, 5000 written")
     shown = git(tmp_path / "mem", "show", "main:imports/mem0.md")
     assert "Fact number 0 about" in shown and "Fact number 4999 about" in shown
 
@@ -154,7 +154,7 @@ def test_forty_thousand_memories_on_one_line_import_with_progress_on_a_terminal(
         out = proc.stdout.read().decode() if proc.stdout else ""
         assert proc.wait() == 0
     os.close(main_pty)
-    assert out.startswith("imported 40000 facts from jsonl: 40000 written")
+    assert out.startswith("imported from jsonl: 40000 rows read, 40000 written")
     assert b"reading facts" in seen  # the progress line was drawn on the terminal
     assert git(memory_repo.root, "grep", "-c", "about the build farm", "main", "--",
                "imports/mem0.md").strip().endswith(":40000")  # fmt: skip

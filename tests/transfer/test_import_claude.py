@@ -17,6 +17,11 @@ from memrepo.errors import ImportSourceError
 
 from .test_import_support import ALL_ITEMS, Git, copy_fixture, everything_git_has, state
 
+#: Where Claude Code keeps a project's auto memory, and the file each project lands in.
+AUTO_MEMORY = Path(".claude/projects/-work-acme-api/memory")
+AUTO_FILE = "imports/claude-code/work-acme-api.md"
+PROJECT_FILE = "imports/claude-code/acme-api.md"
+
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -34,10 +39,10 @@ def project(tmp_path: Path, home: Path) -> Path:
 def test_auto_memory_keeps_description_type_and_links(
     memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:
-    source = copy_fixture("claude-code-memory", tmp_path / "memory")
+    source = copy_fixture("claude-code-memory", tmp_path / AUTO_MEMORY)
     report = memory_repo.import_memory(source, source="claude-code")
     assert (report.facts, report.written, report.problems) == (5, 5, ())
-    entries = {e.metadata.get("subject"): e for e in memory_repo.entries("imports/claude-code.md")}
+    entries = {e.metadata.get("subject"): e for e in memory_repo.entries(AUTO_FILE)}
     testing = entries["Real database in tests"]
     assert testing.metadata["kind"] == "feedback"  # from `metadata: {type: feedback}`
     assert (
@@ -55,7 +60,7 @@ def test_auto_memory_keeps_description_type_and_links(
 def test_reimport_adds_nothing_and_a_deleted_memory_is_reported_once(
     memory_repo: MemoryRepo, tmp_path: Path, git: Git
 ) -> None:
-    source = copy_fixture("claude-code-memory", tmp_path / "memory")
+    source = copy_fixture("claude-code-memory", tmp_path / AUTO_MEMORY)
     memory_repo.import_memory(source, source="claude-code")
     before = state(memory_repo, git)
     again = memory_repo.import_memory(source, source="claude-code")
@@ -68,7 +73,7 @@ def test_reimport_adds_nothing_and_a_deleted_memory_is_reported_once(
     assert (gone.path, gone.line, gone.reason) == ("project_merge_freeze.md", 8, "deleted_upstream")
     assert "project_merge_freeze.md#L8 was imported before and is gone" in gone.message
     ref = shlex.split(gone.message.split("`memrepo forget ")[1].split("`")[0])[0]
-    assert len(memory_repo.entries("imports/claude-code.md")) == 5  # reported, not deleted
+    assert len(memory_repo.entries(AUTO_FILE)) == 5  # reported, not deleted
     memory_repo.forget(ref)
     assert not any("Merge freeze" in e.text for e in memory_repo.entries())
     assert memory_repo.import_memory(source, source="claude-code").problems == ()
@@ -78,13 +83,13 @@ def test_claude_md_files_and_their_imports_keep_their_headings(
     memory_repo: MemoryRepo, project: Path, git: Git
 ) -> None:
     report = memory_repo.import_memory(project, source="claude-code")
-    facts = {e.text: e.metadata for e in memory_repo.entries("imports/claude-code.md")}
+    facts = {e.text: e.metadata for e in memory_repo.entries(PROJECT_FILE)}
     assert facts["Run `make test` before every push"]["section"] == "Acme API > Build and test"
-    assert facts["Run `make test` before every push"]["source"] == "CLAUDE.md#L7"
-    assert facts["Wrap lines at 100 characters"]["source"] == "docs/style.md#L4"  # @docs/style.md
+    assert facts["Run `make test` before every push"]["source"] == "acme-api/CLAUDE.md#L7"
+    assert facts["Wrap lines at 100 characters"]["source"] == "acme-api/docs/style.md#L4"
     assert "Test files end in `_test.go`" in " ".join(facts)  # two hops: style.md -> naming.md
     personal = facts["I review Acme pull requests in the morning, before stand-up"]
-    assert personal["source"] == "~/.claude/acme-personal.md#L1"  # @~/.claude/... from home
+    assert personal["source"] == "acme-api/~/.claude/acme-personal.md#L1"  # from home
     assert {"Owner: platform team", "On-call channel: #acme-oncall"} <= set(facts)
     assert not any(t.startswith("Escalation") for t in facts)  # `Escalation contact: ?`
     assert not any("@not/an/import.md" in t or t.startswith("@") for t in facts)
@@ -148,7 +153,7 @@ def test_imports_deeper_than_five_hops_are_reported(
         text = f"- Level {n} rule for the deep project\n\n@l{n + 1}.md\n"
         (folder / f"l{n}.md").write_text(text)
     report = memory_repo.import_memory(folder, source="claude-code")
-    levels = sorted(e.text for e in memory_repo.entries("imports/claude-code.md"))
+    levels = sorted(e.text for e in memory_repo.entries("imports/claude-code/deep.md"))
     assert levels == [f"Level {n} rule for the deep project" for n in (1, 2, 3, 4, 5)] + [
         "Level zero rule for the deep project"
     ]

@@ -24,7 +24,7 @@ def test_a_mem0_export_imports_and_a_deletion_is_printed(run: Run, tmp_path: Pat
     export = copy_fixture("mem0/get_all.json", tmp_path / "mem0.json")
     code, out, err = run("import", "--from", "jsonl", str(export))
     assert (code, err) == (0, "")
-    assert out.startswith("imported 5 facts from jsonl: 4 written (1 as memory items)")
+    assert out.startswith("imported from jsonl: 5 rows read, 4 written (1 as memory items)")
     assert "skipped: expired 1" in out
     document = json.loads(export.read_text())
     document["results"] = document["results"][1:]

@@ -27,7 +27,7 @@ def test_blocks_become_separate_facts_without_placeholders(
     memory_repo: MemoryRepo, agent_file: Path, git: Git
 ) -> None:
     report = memory_repo.import_memory(agent_file, source="letta")
-    assert report.skipped == {"placeholder": 2, "template": 2}
+    assert report.skipped == {"persona": 4, "placeholder": 2, "template": 1}
     assert report.problems == ()
     entries = {e.text: e.metadata for e in memory_repo.entries("imports/letta.md")}
     human = [text for text, meta in entries.items() if meta["kind"] == "human"]
@@ -82,7 +82,7 @@ def test_the_first_agent_file_schema_is_read_too(memory_repo: MemoryRepo, tmp_pa
         )
     )
     report = memory_repo.import_memory(path, source="letta")
-    assert (report.written, report.skipped) == (2, {"placeholder": 1})
+    assert (report.written, report.skipped) == (1, {"persona": 1, "placeholder": 1})
 
 
 def test_memfs_blocks_split_key_value_records(memory_repo: MemoryRepo, tmp_path: Path) -> None:

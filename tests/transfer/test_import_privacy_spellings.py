@@ -160,7 +160,7 @@ def test_claude_code_memory_files_honour_the_same_spellings(
 def test_letta_blocks_honour_the_same_spellings(memory_repo: MemoryRepo, tmp_path: Path) -> None:
     blocks = [
         {"label": "human", "value": "Dana's salary is 91000", "metadata": {"sensitivity": "HIGH"}},
-        {"label": "persona", "value": "I answer briefly", "metadata": {}},
+        {"label": "project", "value": "We answer briefly", "metadata": {}},
     ]
     path = tmp_path / "agent.af"
     path.write_text(json.dumps({"agents": [], "blocks": blocks}))

@@ -18,6 +18,7 @@ from memrepo.models.items import ItemFilters
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
 ALL_ITEMS = ItemFilters(status="any", include_private=True)
+PROJECT_FILE = "imports/claude-code/claude-code.md"  # the project is named after its folder
 
 Git = Callable[..., str]
 CommitCount = Callable[..., int]
@@ -47,20 +48,20 @@ def test_claude_code_folder_lands_as_one_commit(
     assert (report.facts, report.written, report.reinforced, report.skipped) == (5, 5, 0, {})
     assert commit_count(memory_repo.root, "main") == before + 1
     message = git(memory_repo.root, "log", "-1", "--format=%B")
-    assert message.startswith("Import from Claude Code: 5 facts")
+    assert message.startswith("Import from Claude Code (claude-code): 5 facts")
     assert "Memrepo-Origin: import" in message and "Memrepo-By: import" in message
-    entries = {e.metadata.get("subject"): e for e in memory_repo.entries("imports/claude-code.md")}
+    entries = {e.metadata.get("subject"): e for e in memory_repo.entries(PROJECT_FILE)}
     testing = entries["feedback_testing"]
     assert testing.metadata["by"] == "import" and testing.metadata["origin"] == "import"
     assert testing.metadata["kind"] == "feedback"
-    assert testing.metadata["source"] == "feedback_testing.md#L7"
-    assert "[[imports/claude-code]]" in memory_repo.read_text("MEMORY.md")
+    assert testing.metadata["source"] == "claude-code/feedback_testing.md#L7"  # project/file
+    assert "[[imports/claude-code/claude-code]]" in memory_repo.read_text("MEMORY.md")
     assert git(memory_repo.root, "status", "--porcelain") == ""
 
 
 @pytest.mark.parametrize(
     ("fmt", "name", "facts"),
-    [("claude-code", "claude-code", 5), ("letta", "letta", 7), ("jsonl", "facts.jsonl", 5)],
+    [("claude-code", "claude-code", 5), ("letta", "letta", 5), ("jsonl", "facts.jsonl", 5)],
 )
 def test_importing_twice_adds_nothing(
     memory_repo: MemoryRepo,
@@ -189,7 +190,7 @@ def test_a_changed_memory_supersedes_on_reimport(memory_repo: MemoryRepo, tmp_pa
     role.write_text(role.read_text().replace("ten years of Go", "twelve years of Go"))
     report = memory_repo.import_memory(source, source="claude-code")
     assert (report.written, report.reinforced) == (1, 4)
-    texts = [e.text for e in memory_repo.entries("imports/claude-code.md")]
+    texts = [e.text for e in memory_repo.entries(PROJECT_FILE)]
     assert len(texts) == 5 and any("twelve years" in t for t in texts)
     assert not any("ten years" in t for t in texts)
 

@@ -6,11 +6,14 @@ one-line summary) and the memory's type (`user`, `feedback`, `project`, `referen
 written `type:` by older versions and `metadata: {type: ...}` by newer ones; then the
 memory itself as markdown, often with **Why:** and **How to apply:** lines.
 
-The whole body is one fact: its parts only make sense together. `name` becomes the
-fact's subject, so a changed memory supersedes the old one on the next import; the
-description and type are kept on the entry. A memory that links to another
-(`[label](other.md)` or `[[other]]`) keeps the link as `related: <other's name>`: the
-linked file is not a file of the memory repo, so the text keeps only the label.
+The whole body is one fact: its parts only make sense together. It is flattened by
+`memory_body` (bullets, code blocks and headings kept, with separators) and, when longer
+than one entry, split into numbered parts (`part: 2 of 3`) at piece boundaries, never
+cut silently. `name` becomes the fact's subject, so a changed memory supersedes the old
+one on the next import; the description and type are kept on the entry. A memory that
+links to another (`[label](other.md)` or `[[other]]`) keeps the link as `related:
+<other's name>`: the linked file is not a file of the memory repo, so the text keeps
+only the label.
 
 Bullets of MEMORY.md that only link to a memory file are the index; any other bullet or
 paragraph there is a fact of its own.
@@ -23,6 +26,7 @@ import re
 from collections.abc import Mapping
 
 from memrepo.formats.importers.markdown import body_start, decode, facts_in_markdown, string_field
+from memrepo.formats.importers.memory_body import Piece, join_pieces, pieces_of, split_parts
 from memrepo.formats.importers.model import Fact, Rejected
 from memrepo.formats.importers.privacy import marked
 
@@ -52,26 +56,41 @@ def read_memory_file(
             if not _INDEX_LINE.match(text)
         ]
     meta = front.data if front is not None else {}
-    parts = facts_in_markdown(texts, start)
-    body = " ".join(part for _, part in parts)
-    text, related = _unlink(body, path, names or {})
     description = string_field(meta, "description")
-    text = text or description or ""
-    if not text.strip():
-        return [Rejected(path, None, "no_text", "the memory file has no text")]
-    kept = [("description", description)] if description and description != text else []
-    if related:
-        kept.append(("related", ", ".join(related)))
-    fact = Fact(
-        text,
-        path,
-        parts[0][0] if parts else 1,
-        subject=string_field(meta, "name"),
-        kind=memory_type(meta),
-        key=f"memory-file:{path}",
-        meta=tuple((k, v) for k, v in kept if v),
-    )
-    return marked([fact], meta, path)  # `private: yes` in frontmatter, and its kin
+    parts = split_parts(pieces_of(texts, start))
+    if not parts:
+        if not description:
+            return [Rejected(path, None, "no_text", "the memory file has no text")]
+        parts = [[Piece(1, description, "paragraph")]]
+    name = string_field(meta, "name")
+    facts: list[Fact | Rejected] = []
+    for number, part in enumerate(parts, start=1):
+        text, related = _unlink(join_pieces(part), path, names or {})
+        kept = [("description", description)] if description and description != text else []
+        if related:
+            kept.append(("related", ", ".join(related)))
+        if len(parts) > 1:
+            kept.append(("part", f"{number} of {len(parts)}"))
+        facts.append(
+            Fact(
+                text,
+                path,
+                part[0].line,
+                subject=_part_subject(name, number),
+                kind=memory_type(meta),
+                key=f"memory-file:{path}" + (f"#{number}" if number > 1 else ""),
+                meta=tuple((k, v) for k, v in kept if v),
+            )
+        )
+    return marked(facts, meta, path)  # `private: yes` in frontmatter, and its kin
+
+
+def _part_subject(name: str | None, number: int) -> str | None:
+    """A memory's name is its subject; its later parts are `name (part 2)` and so on,
+    so each part supersedes only its own earlier text."""
+    if name is None or number == 1:
+        return name
+    return f"{name} (part {number})"
 
 
 def memory_name(data: bytes, path: str) -> str | None:

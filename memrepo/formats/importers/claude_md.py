@@ -8,7 +8,9 @@ imports inside code spans and fenced code blocks are not imports, and imports ne
 most five hops deep (Claude Code's memory docs, "CLAUDE.md imports").
 
 Each bullet or paragraph is a fact, kept with the headings above it (`section: Testing >
-Python`), and a paragraph of `Key: value` lines is one fact per line. A line that is only
+Python`), and a paragraph of `Key: value` lines is one fact per line. A rule file's
+`paths:` frontmatter (one glob or a list; Claude Code loads the rule only for matching
+files) is kept on each of its facts as `paths: src/api/**, tests/**`. A line that is only
 an import (`@docs/style.md`) is structure, not a fact. Resolving and reading the
 imported files is `memrepo.transfer`'s job; this module only finds them.
 """
@@ -68,10 +70,13 @@ def read_claude_md(data: bytes, path: str, *, private: bool = False) -> ClaudeMd
     texts, front = decoded
     start = body_start(front)
     imports = find_imports(texts, start)
+    scoped = _paths(front.data if front is not None else {})
     items: list[Fact | Rejected] = []
     for block in blocks_in_markdown(texts, start):
         section = " > ".join(block.headings)
         meta = (("section", section),) if section else ()
+        if scoped:
+            meta = (*meta, ("paths", scoped))
         for line, text in split_records(block):
             if _ONLY_STRUCTURE.match(_IMPORT.sub("", text)):
                 continue  # an import on its own line: the imported file brings the facts
@@ -80,6 +85,14 @@ def read_claude_md(data: bytes, path: str, *, private: bool = False) -> ClaudeMd
                 continue
             items.append(Fact(text, path, line, private=private, meta=meta))
     return ClaudeMd(items, imports)
+
+
+def _paths(front: dict[str, object]) -> str | None:
+    """A rule's `paths:` globs as one value (None when the rule applies everywhere)."""
+    value = front.get("paths")
+    globs = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    kept = [" ".join(str(g).split()) for g in globs if isinstance(g, str | int) and str(g)]
+    return ", ".join(kept) or None
 
 
 def find_imports(texts: list[str], start: int = 0) -> list[Import]:

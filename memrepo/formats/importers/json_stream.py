@@ -40,6 +40,13 @@ class Outer:
     fields: dict[str, object] = field(default_factory=dict)
     found_list: bool = False
     is_object: bool = False
+    #: How many elements each other list after the memory list held (mem0's `relations`).
+    counted: dict[str, int] = field(default_factory=dict)
+
+    def count_of(self, key: str) -> int:
+        """How many elements the document's list `key` held, wherever it stood."""
+        held = self.fields.get(key)
+        return len(held) if isinstance(held, list) else self.counted.get(key, 0)
 
 
 class _Cursor:
@@ -54,7 +61,9 @@ class _Cursor:
         self.column = 1
         self.fed = 0  # bytes given to the UTF-8 decoder so far
         self.eof = False
-        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        # Bytes that are not UTF-8 become U+DC80-U+DCFF (surrogateescape): the memory
+        # holding them is rejected by the row reader, the rest of the document is read.
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self.json = json.JSONDecoder()
         self.started = False
 
@@ -62,14 +71,7 @@ class _Cursor:
         """Read at least `want` more bytes (or to the end), dropping what was consumed."""
         data = self.read(max(want, CHUNK))
         self.eof = not data
-        pending = len(self.decoder.getstate()[0])
-        try:
-            text = self.decoder.decode(data, final=self.eof)
-        except UnicodeDecodeError as exc:
-            raise ImportSourceError(
-                f"{self.name}: not UTF-8 at byte {self.fed - pending + exc.start}; re-export "
-                "it as UTF-8 JSON (nothing was imported)"
-            ) from exc
+        text = self.decoder.decode(data, final=self.eof)
         self.fed += len(data)
         if not self.started:
             text, self.started = text.removeprefix("\ufeff"), bool(text)
@@ -174,7 +176,7 @@ def _elements(cursor: _Cursor) -> Iterator[object]:
 
 def _object(cursor: _Cursor, list_keys: tuple[str, ...], outer: Outer) -> Iterator[object]:
     """The outer object: its first list under `list_keys` is streamed, other fields kept
-    (lists under other keys, such as mem0's graph `relations`, are walked and dropped)."""
+    (lists under other keys, such as mem0's graph `relations`, are walked and counted)."""
     cursor.take("{")
     if cursor.peek() == "}":
         cursor.take("}")
@@ -190,8 +192,7 @@ def _object(cursor: _Cursor, list_keys: tuple[str, ...], outer: Outer) -> Iterat
             yield from _elements(cursor)
         elif cursor.peek() == "[" and outer.found_list:
             cursor.take("[")
-            for _ in _elements(cursor):
-                pass
+            outer.counted[str(key)] = sum(1 for _ in _elements(cursor))
         else:
             outer.fields[str(key)] = cursor.value()
         if cursor.take(",}") == "}":

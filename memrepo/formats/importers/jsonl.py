@@ -14,7 +14,14 @@ no character: it could be neither stored nor committed).
 
 A mem0 memory (see `mem0.py`) also keeps its `id` (the memory's identity: a changed
 memory supersedes the old one, a deleted one is reported), `categories`, `updated_at`,
-`expiration_date` (memrepo's `expires`) and the rest of its `metadata`.
+`expiration_date` (memrepo's `expires`), `immutable` (kept as `immutable: yes`) and the
+rest of its `metadata`.
+
+A row with a `state` other than `active` (OpenMemory's `paused`, `archived` and
+`deleted`; see `openmemory.py`) is not live memory in its own tool: it is skipped, by
+that state as its reason. A line holding a JSON string of an object (a row encoded
+twice) is read as that object. A string holding bytes that were not UTF-8 (decoded with
+`surrogateescape` by the document reader) is rejected as `not_utf8`.
 """
 
 from __future__ import annotations
@@ -45,7 +52,15 @@ _ROUTING = frozenset(k for keys in _ALIASES.values() for k in keys)
 _MS_THRESHOLD = 100_000_000_000  # a Unix time this large is in milliseconds
 _MAX_META_CHARS = 300
 _MAX_WALK = 64
+_BAD_BYTES = "bytes:"
 _META_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
+#: States in which a memory is not live in its tool (OpenMemory's `MemoryState`).
+NOT_LIVE = frozenset({"paused", "archived", "deleted"})
+_NOT_LIVE_WHY = {
+    "paused": "paused there (apps are not given it)",
+    "archived": "archived there",
+    "deleted": "deleted there",
+}
 
 
 def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
@@ -60,6 +75,11 @@ def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return Rejected(path, line, "invalid_json", f"line {line} is not JSON: {exc}")
+    if isinstance(data, str) and data.lstrip().startswith("{"):
+        try:
+            data = json.loads(data)  # a row encoded twice: a string holding its JSON
+        except (ValueError, RecursionError) as exc:
+            return Rejected(path, line, "invalid_json", f"line {line} is not JSON: {exc}")
     if not isinstance(data, dict):
         return Rejected(path, line, "not_an_object", f"line {line} is not a JSON object")
     return read_object(data, path, line, where=f"line {line}")
@@ -68,6 +88,14 @@ def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
 def read_object(data: Mapping[str, object], path: str, line: int, *, where: str) -> Fact | Rejected:
     """The fact of one JSON object (a JSONL line, or one memory of a document)."""
     surrogate = _surrogate_in(data)
+    if surrogate is not None and surrogate.startswith(_BAD_BYTES):
+        return Rejected(
+            path,
+            line,
+            "not_utf8",
+            f"{where}: {surrogate.removeprefix(_BAD_BYTES)} holds bytes that are not UTF-8; "
+            "skipped (re-export the file as UTF-8)",
+        )
     if surrogate is not None:
         return Rejected(
             path,
@@ -76,6 +104,10 @@ def read_object(data: Mapping[str, object], path: str, line: int, *, where: str)
             f"{where}: {surrogate} holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape "
             "without its pair), which is no character; skipped",
         )
+    state = data.get("state")
+    if isinstance(state, str) and state.strip().lower() in NOT_LIVE:
+        state = state.strip().lower()
+        return Rejected(path, line, state, f"{where}: {_NOT_LIVE_WHY[state]}", quiet=True)
     body = _first_text(data, TEXT_KEYS)
     if body is None:
         wanted = ", ".join(TEXT_KEYS)
@@ -130,6 +162,8 @@ def _kept(
     updated = _date_of(data, UPDATED_KEYS)
     if updated and updated != created:
         kept.append(("updated", updated))
+    if data.get("immutable") is True:
+        kept.append(("immutable", "yes"))  # mem0 refuses to update it; say so here too
     pairs = [
         f"{key}={_compact(value)}"
         for key, value in sorted(notes.items())
@@ -149,14 +183,17 @@ def _surrogate_in(value: object, where: str = "the row", depth: int = 0) -> str 
     """Where a string of a parsed row holds a lone surrogate (None if nowhere).
 
     Python's json module decodes a lone `\\ud800` escape into a str that UTF-8 cannot
-    encode; such a row would fail at the first hash, file or commit it reached."""
+    encode; such a row would fail at the first hash, file or commit it reached. A place
+    holding an escaped undecodable byte (U+DC80-U+DCFF, `surrogateescape`) is prefixed
+    with `_BAD_BYTES`."""
     if isinstance(value, str):
         if value.isascii():
             return None
         try:
             value.encode("utf-8")
-        except UnicodeEncodeError:
-            return where
+        except UnicodeEncodeError as exc:
+            bad = value[exc.start]
+            return f"{_BAD_BYTES}{where}" if "\udc80" <= bad <= "\udcff" else where
         return None
     if depth > _MAX_WALK:
         return None

@@ -8,10 +8,14 @@ schema (Agent File's launch, letta/serialize_schemas/pydantic_agent_schema.py) w
 agent object with its blocks inlined as `core_memory`. Both are read.
 
 A block's value is plain text that Letta's memory tools edit line by line (an append is
-a new line), so each non-empty line is a fact; a placeholder line (`Last name: ?`),
-Letta's starter-template lead-ins ("This is what I know so far about the user...",
-anything ending in `:` that introduces what follows) are not. Messages, tools and the
-system prompt are the agent's program, not its memory, and are not imported.
+a new line), so each non-empty line is a fact; a starter template's scaffolding and the
+persona block are not (see `letta.py`). Messages, tools and the system prompt are the
+agent's program, not its memory, and are not imported.
+
+Some agent files are stored double-encoded: the whole document is one JSON string
+holding the JSON text (letta-ai/agent-file's `memgpt_agent/memgpt_agent.af`). Such a
+string is decoded once more; a string that does not hold a JSON object is not an agent
+file.
 
 Facts are named `<file>/<label>` (a block shared by two agents is imported once) and
 keep the block's limit and read-only flag.
@@ -23,18 +27,12 @@ import json
 from collections.abc import Iterator
 
 from memrepo.errors import ImportSourceError
-from memrepo.formats.importers.letta import block_meta, placeholder
-from memrepo.formats.importers.markdown import is_placeholder
+from memrepo.formats.importers.letta import block_meta, is_persona, persona_line, scaffolding
 from memrepo.formats.importers.model import Fact, Rejected
 from memrepo.formats.importers.privacy import marked
 
-#: First lines of Letta's starter human and persona blocks: instructions, not facts.
-_TEMPLATE_LINES = (
-    "this is what i know so far about the user",
-    "the following is a starter persona",
-    "this is my section of core memory devoted to information about the human",
-    "this is my section of core memory devoted to information myself",
-)
+#: How many times a document stored as a JSON string is decoded again, at most.
+_MAX_ENCODINGS = 2
 
 
 def read_agent_file(data: bytes, name: str) -> list[Fact | Rejected]:
@@ -60,7 +58,11 @@ def read_agent_file(data: bytes, name: str) -> list[Fact | Rejected]:
 
 def _load(data: bytes, name: str) -> dict[str, object]:
     try:
-        document = json.loads(data.decode("utf-8"))
+        document: object = json.loads(data.decode("utf-8"))
+        for _ in range(_MAX_ENCODINGS):
+            if not isinstance(document, str):
+                break
+            document = json.loads(document)  # stored double-encoded: a string of JSON
     except UnicodeDecodeError as exc:
         raise ImportSourceError(f"{name}: not UTF-8 at byte {exc.start}") from exc
     except (ValueError, RecursionError) as exc:
@@ -101,17 +103,12 @@ def _blocks(document: dict[str, object], name: str) -> Iterator[dict[str, object
 def _block_facts(block: dict[str, object], path: str) -> list[Fact | Rejected]:
     label = str(block["label"])
     meta = block_meta(block.get("limit"), block.get("read_only"))
+    persona = is_persona(label)
     found: list[Fact | Rejected] = []
     for number, raw in enumerate(str(block["value"]).splitlines(), start=1):
         text = " ".join(raw.strip().removeprefix("- ").split())
         if not text:
             continue
-        if is_placeholder(text):
-            found.append(placeholder(path, number, text))
-        elif text.lower().startswith(_TEMPLATE_LINES) or text.endswith(":"):
-            found.append(
-                Rejected(path, number, "template", f"{text!r} introduces the block", quiet=True)
-            )
-        else:
-            found.append(Fact(text, path, number, kind=label, meta=meta))
+        skipped = persona_line(path, number) if persona else scaffolding(path, number, text)
+        found.append(skipped or Fact(text, path, number, kind=label, meta=meta))
     return found
