@@ -264,10 +264,11 @@ def is_json_document(raw: Input) -> bool:
         return False
     if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
         return True  # longer than any JSONL line may be: one document on one line
+    decoded = text.decode("utf-8", "surrogateescape")  # a bad byte is one row's problem
     try:
-        value = json.loads(text)
+        value = json.loads(decoded)
     except json.JSONDecodeError as exc:
-        return exc.pos >= len(text)  # the object goes on past its first line: pretty JSON
+        return exc.pos >= len(decoded)  # the object goes on past its first line: pretty JSON
     except (ValueError, RecursionError):
         return False
     return isinstance(value, dict) and any(isinstance(value.get(k), list) for k in LIST_KEYS)

@@ -57,3 +57,13 @@ def test_an_import_cycle_exits_1_with_one_line(
         "memrepo: a.md:1: @CLAUDE.md: an @import cycle (CLAUDE.md -> a.md -> CLAUDE.md); "
         "nothing imported\n"
     )
+
+
+def test_the_cli_offers_every_import_format() -> None:
+    """`--from` is spelt out in the CLI (help must not import the models): the same list."""
+    from typing import get_args
+
+    from memrepo.cli.transfer import IMPORT_FORMATS
+    from memrepo.models.transfer import ImportFormat
+
+    assert get_args(ImportFormat) == IMPORT_FORMATS

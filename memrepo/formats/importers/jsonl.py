@@ -66,7 +66,7 @@ _NOT_LIVE_WHY = {
 def read_line(raw: bytes, line: int, path: str) -> Fact | Rejected | None:
     """The fact on one line (`line` is 1-based); None for a blank line."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # a UTF-8 BOM opens line 1
     except UnicodeDecodeError as exc:
         return Rejected(path, line, "not_utf8", f"line {line} is not UTF-8 (byte {exc.start})")
     if not text.strip():

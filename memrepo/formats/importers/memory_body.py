@@ -6,7 +6,8 @@ A Claude Code memory file is one memory, often with a lead-in, bullets, **Why:**
 needs to tell its pieces apart:
 
 * bullets are joined with `; ` (not run together), paragraphs and headings keep a
-  sentence end (`. ` is added only where the text has no punctuation of its own);
+  sentence end (`. ` is added only where the text has no punctuation of its own, and
+  never after code);
 * a fenced code block becomes one code span with its lines joined by ` ⏎ `, so a
   command keeps its exact text (a span holding backticks is fenced with more of them);
 * HTML comments and blank lines are structure, not text.
@@ -123,7 +124,7 @@ def split_parts(pieces: list[Piece], limit: int = MAX_ENTRY_CHARS) -> list[list[
 def _separator(previous: Piece, piece: Piece) -> str:
     if previous.kind == "heading":
         return " " if previous.text.endswith(_ENDS_SENTENCE) else ": "
-    if previous.text.endswith(_ENDS_SENTENCE):
+    if previous.kind == "code" or previous.text.endswith(_ENDS_SENTENCE):
         return " "
     if previous.kind == "bullet" and piece.kind == "bullet":
         return "; "
