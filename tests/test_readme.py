@@ -488,6 +488,7 @@ def _import_fixtures(box: Sandbox) -> None:
     shutil.copytree(FIXTURES / "letta/memfs", home / ".letta/agents/agent-123/memory")
     shutil.copy(FIXTURES / "letta/agent.af", home / "agent.af")
     shutil.copy(FIXTURES / "mem0/get_all.json", home / "mem0-export.json")
+    shutil.copy(FIXTURES / "openmemory/memories_export_dana.zip", home)
 
 
 #: Run before the README command (its exact text, comments dropped).

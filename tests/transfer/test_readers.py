@@ -29,6 +29,8 @@ GOLDEN: list[tuple[str, str, str]] = [
     ("jsonl", "mem0/get_all.json", "mem0.json"),
     ("letta", "letta/agent.af", "letta-af.json"),
     ("letta", "letta/memfs", "letta-memfs.json"),
+    ("letta", "letta/memgpt_agent.af", "letta-memgpt.json"),
+    ("openmemory", "openmemory/memories_export_dana.zip", "openmemory.json"),
 ]
 
 
