@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from memrepo.models._base import Frozen
 
@@ -73,10 +73,13 @@ class ImportReport(Frozen):
     problem_count: int = 0
     commit: str | None = None
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def skipped_total(self) -> int:
+        """Rows skipped, whatever the reason."""
         return sum(self.skipped.values())
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def imported(self) -> int:
         """Rows memrepo now holds from this source: written now or already known."""
