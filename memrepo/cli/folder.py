@@ -106,6 +106,11 @@ def _add_remember(commands: Subparsers) -> None:
         help="who states the fact (default: user)",
     )
     sub.add_argument("--expires", metavar="YYYY-MM-DD", help="date the fact stops being true")
+    sub.add_argument(
+        "--due",
+        metavar="WHEN",
+        help='a commitment due then: 2026-12-11, "friday", "in 2 weeks", "11 December"',
+    )
     routing = sub.add_argument_group(
         "memory_items (never written to git)",
         "contact, task, private and third-party facts go to the companion store",
@@ -239,6 +244,7 @@ def _remember(args: argparse.Namespace) -> int:
         kind=args.kind,
         by=args.by,
         expires=args.expires,
+        due=args.due,
         private=args.private,
         contact_ref=args.contact,
         task_id=args.task,

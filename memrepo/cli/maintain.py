@@ -50,7 +50,7 @@ def describe(report: MaintenanceReport) -> str:
     commit = (
         f" in commit {report.commit[:10]} (memrepo undo takes it back)" if report.commit else ""
     )
-    lines.append(f"expired agent entries: {expired} removed{commit}")
+    lines.append(f"expired or done agent entries: {expired} removed{commit}")
     if report.commitments is not None:
         closed = len(report.commitments.expired)
         lines.append(

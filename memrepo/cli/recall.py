@@ -121,6 +121,10 @@ def _hit_line(number: int, hit: RecallHit, *, full: bool) -> str:
     flags = [f"{hit.relevance:.2f}", where]
     if hit.workspace:
         flags.append(f"workspace {hit.workspace}")
+    if hit.provenance.due:
+        from memrepo.models.recall import due_label  # loaded with the hit
+
+        flags.append(f"due {due_label(hit.provenance.due)}")
     if hit.provenance.uncommitted:
         flags.append("uncommitted")
     if hit.tainted:

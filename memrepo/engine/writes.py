@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 from datetime import UTC, date, datetime, time
 from typing import Unpack
 
@@ -24,6 +25,8 @@ from memrepo.folder.paths import normalize_target
 from memrepo.folder.repo import EntryWrite
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
+from memrepo.index.dates import DUE_FORMS, due_day
+from memrepo.items.curation import DUE_STORE
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.layout import (
     ENTRY_POINT,
@@ -71,6 +74,8 @@ class WritesApi(Area):
             (ask.contact_ref, "contact ref"),
             (ask.origin, "origin"),
         )
+        if ask.due is not None:
+            ask = replace(ask, due=self._due_day(ask.due), kind=ask.kind or "commitment")
         trust = source_for(ask.by, ask.source_kind)
         key = workspace_slug(ask.workspace)
         settings = self.config.workspace(key)
@@ -128,6 +133,13 @@ class WritesApi(Area):
         }
         if ask.source and ask.source.strip():
             fields["source_ref"] = {"store": "link", "id": redact_secrets(ask.source.strip())[0]}
+        if ask.due is not None:
+            # The due date is a source_ref alias (what commitment expiry reads); the ref
+            # itself names the commitment, so a new due date for it edits the same item.
+            own: dict[str, object] = {"store": "commitment", "id": _content_key(ask.text)}
+            link = fields.get("source_ref")
+            ref = dict(link) if isinstance(link, dict) else own
+            fields["source_ref"] = {**ref, "aliases": [{"store": DUE_STORE, "id": str(ask.due)}]}
         if ask.expires is not None:
             day = date.fromisoformat(_date_value(ask.expires))
             fields["expires_at"] = datetime.combine(day, time(23, 59, 59), tzinfo=UTC)
@@ -153,9 +165,20 @@ class WritesApi(Area):
                 meta[key] = _clean(redact_secrets(value)[0])
         if ask.expires is not None:
             meta["expires"] = _date_value(ask.expires)
+        if ask.due is not None:
+            meta["due"] = str(ask.due)
         if ask.tainted:
             meta["tainted"] = "yes"
         return meta
+
+    def _due_day(self, due: str | date) -> str:
+        """A due date as the day it names, looking forward from today."""
+        if isinstance(due, date):
+            return due.isoformat()
+        day = due_day(due, self.folder.clock.now().date())
+        if day is None:
+            raise InvalidArgument(f"due {due!r}: give {DUE_FORMS}")
+        return day.isoformat()
 
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
@@ -245,6 +268,11 @@ def _refuse_secret_names(*names: tuple[str | None, str]) -> None:
 def _redacted(value: str | None) -> str | None:
     """A free-text value with its secrets replaced by markers (None and "" kept)."""
     return redact_secrets(value)[0] if value else value
+
+
+def _content_key(text: str) -> str:
+    """A commitment's own source id: its normalised text, hashed."""
+    return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:16]
 
 
 def _date_value(value: str | date) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-__all__ = ["entry_date_terms", "parse_added", "query_date_terms"]
+__all__ = ["due_day", "entry_date_terms", "parse_added", "query_date_terms"]
 
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august",
@@ -204,3 +204,64 @@ def _number_beside(words: list[str], i: int, low: int, high: int, *, reach: int 
                     continue
                 return int(digits)
     return 0
+
+
+_DUE_IN = re.compile(rf"^in\s+({_COUNT})\s+(day|week|month|year)s?$")
+_DUE_DAY_MONTH = re.compile(rf"^(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?(?:,?\s+(\d{{4}}))?$")
+_DUE_MONTH_DAY = re.compile(rf"^({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?$")
+DUE_FORMS = "a date like 2026-12-11, 11 December, tomorrow, friday, in 2 weeks"
+
+
+def due_day(text: str, today: date) -> date | None:
+    """The day a due date names, looking forward from `today` (issue #32): an ISO day,
+    `today`, `tomorrow`, a weekday (`friday`, `next friday`, `on friday`: the next one
+    after today), `in N days|weeks|months|years`, `11 December [2027]` or `December 11`
+    (the next one when the year is left out). None when it names none of those."""
+    said = " ".join(text.casefold().split())
+    said = said.removeprefix("on ").removeprefix("by ").removeprefix("next ")
+    try:
+        return date.fromisoformat(said)
+    except ValueError:
+        pass
+    if said in ("today", "tomorrow"):
+        return today + timedelta(days=0 if said == "today" else 1)
+    if said in WEEKDAYS:
+        ahead = (WEEKDAYS.index(said) - today.weekday() - 1) % 7 + 1
+        return today + timedelta(days=ahead)
+    match = _DUE_IN.match(said)
+    if match:
+        count = int(match.group(1)) if match.group(1).isdigit() else _NUMBERS[match.group(1)]
+        unit = match.group(2)
+        if unit in _UNIT_DAYS:
+            return today + timedelta(days=count * _UNIT_DAYS[unit])
+        months = count * (12 if unit == "year" else 1)
+        year, month = _shift_months(today, months)
+        return _clamped(year, month, today.day)
+    for pattern, day_group, month_group in ((_DUE_DAY_MONTH, 1, 2), (_DUE_MONTH_DAY, 2, 1)):
+        match = pattern.match(said)
+        if match:
+            month = _MONTH_NUMBER[match.group(month_group)]
+            day = int(match.group(day_group))
+            if match.group(3):
+                return _valid(int(match.group(3)), month, day)
+            found = _valid(today.year, month, day)
+            if found is not None and found < today:
+                found = _valid(today.year + 1, month, day)
+            return found
+    return None
+
+
+def _valid(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _clamped(year: int, month: int, day: int) -> date:
+    """`day` of the month, or its last day (31 January + 1 month is 28/29 February)."""
+    for last in (day, 30, 29, 28):
+        found = _valid(year, month, min(day, last))
+        if found is not None:
+            return found
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -21,14 +21,15 @@ from memrepo.index.dates import entry_date_terms
 
 __all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Bump on any change to the fields, the analysis *or* what the projection indexes: an
 index of another version is rebuilt on open (an analyzer change makes old terms
 unreachable even if fields match; version 2 added the swarm and team lanes, whose files
 an index built before them would never pick up; version 3 screens secrets out of every
 field, so an older index, which may hold tokens from hand edits, is rebuilt and its
 segment files removed; version 4 indexes each entry with its context, its date terms,
-its label and subject, lemmatises before stemming, and stores a fingerprint)."""
+its label and subject, lemmatises before stemming, and stores a fingerprint; version 5
+stores a commitment's due day, which recall and the prompt show)."""
 
 ID_FIELDS = (
     "ref",
@@ -68,6 +69,7 @@ def build_schema() -> Schema:
         uncommitted=BOOLEAN(stored=True),
         source=STORED(),
         commit=STORED(),
+        due=STORED(),
     )
     return Schema(**spec)
 
@@ -115,6 +117,7 @@ class IndexDoc:
     audience: str = "all"
     context: tuple[tuple[str, float], ...] = ()
     label: str = ""
+    due: str = ""
 
     def __post_init__(self) -> None:
         if not self.norm_hash:

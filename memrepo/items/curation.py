@@ -79,7 +79,7 @@ class NotesEvidence:
 
     def search(self, words: Sequence[str], since: datetime) -> list[EvidenceHit]:
         wanted = set(words)
-        return [h for h in self.hits if h.when >= since and wanted & set(_words(h.text))]
+        return [h for h in self.hits if h.when >= since and wanted & set(words_of(h.text))]
 
 
 def fingerprint(item_id: str) -> str:
@@ -151,13 +151,19 @@ def _candidates(writer: ItemWriter, now: datetime) -> list[MemoryItem]:
 def _find_evidence(item: MemoryItem, evidence: Evidence, now: datetime) -> EvidenceHit | None:
     due = due_date(item)
     assert due is not None
-    words = [w for w in dict.fromkeys(_words(item.content)) if w not in DONE_WORDS]
+    return find_done(item.content, due, evidence, now)
+
+
+def find_done(content: str, due: date, evidence: Evidence, now: datetime) -> EvidenceHit | None:
+    """Evidence that the commitment `content`, due `due`, was done (see the module
+    docstring); the same rule for a memory item and a folder commitment."""
+    words = [w for w in dict.fromkeys(words_of(content)) if w not in DONE_WORDS]
     if not words:
         return None
     since = max(now - EVIDENCE_WINDOW, _end_of(due) - timedelta(days=1) - BEFORE_DUE)
     needed = max(1, math.ceil(len(words) / 2))
     for hit in evidence.search(words, since):
-        said = set(_words(hit.text))
+        said = set(words_of(hit.text))
         if hit.when >= since and said & DONE_WORDS and len(said & set(words)) >= needed:
             return hit
     return None
@@ -292,7 +298,8 @@ def _dump(item: MemoryItem) -> str:
     return json.dumps(item.model_dump(mode="json"), sort_keys=True)
 
 
-def _words(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
+    """The words evidence is matched on: casefolded, without the most common ones."""
     return [w for w in _WORD.findall(text.casefold()) if w not in _STOP]
 
 

@@ -3,9 +3,10 @@
 1. memory_items retention: tombstones, expired items, superseded revisions older than
    180 days, curation log rows older than 90 days (`items.retention`).
 2. The agent's expired folder entries: a line written `by: agent` (or `dream`) whose
-   `expires` day has passed leaves its file, all such lines in one undoable commit
-   (`Memrepo-Origin: maintenance`). A person's expired line stays: only they know
-   whether it still holds, and the dream proposes it for their review.
+   `expires` day has passed leaves its file, and so does its commitment a day past its
+   `due` day that the memory's own recent entries say is done ("Sent the Q3 report"),
+   all in one undoable commit (`Memrepo-Origin: maintenance`). A person's line stays:
+   only they know whether it still holds (the dream proposes an expired one).
 3. Commitment expiry: commitments past their due date that the memory's own recent
    entries say are done are archived, each one curation change `undo` can take back
    (`items.curation`); the entries are read only when a commitment is overdue.
@@ -25,7 +26,7 @@ from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.snapshot import Snapshot, run_on_snapshot
 from memrepo.folder.transaction import Change
 from memrepo.formats import Document, Entry, parse, serialize
-from memrepo.items.curation import EvidenceHit, expire_commitments
+from memrepo.items.curation import Evidence, EvidenceHit, expire_commitments, find_done, words_of
 from memrepo.items.writer import ItemWriter
 from memrepo.layout import SWARM_DIR
 from memrepo.maintenance.state import LOCK_NAME, last_runs, record
@@ -35,6 +36,9 @@ ORIGIN = "maintenance"
 #: Who wrote a line maintenance may drop once it expired (a person's lines stay).
 DROPPABLE_BY = frozenset({"agent", "dream"})
 _EXPIRES = b"expires:"
+_DUE = b"due:"
+#: A commitment is looked at once it is this far past its due day (reference §5b).
+GRACE = timedelta(days=1)
 
 
 def maintain(
@@ -47,8 +51,9 @@ def maintain(
     try:
         writer = items()
         retention = writer.run_retention(now)
-        removed, commit = expire_entries(folder, now.date())
-        commitments = expire_commitments(writer, EntryEvidence(folder), now)
+        evidence = EntryEvidence(folder)
+        removed, commit = expire_entries(folder, now, evidence)
+        commitments = expire_commitments(writer, evidence, now)
         record(
             folder.state_dir, dict.fromkeys(("retention", "expired_entries", "commitments"), now)
         )
@@ -64,9 +69,12 @@ def maintain(
     )
 
 
-def expire_entries(folder: MemoryFolder, today: date) -> tuple[tuple[str, ...], str | None]:
-    """Drop the agent's lines whose `expires` day has passed, in one commit; their texts
-    and the commit (None when nothing expired)."""
+def expire_entries(
+    folder: MemoryFolder, now: datetime, evidence: Evidence
+) -> tuple[tuple[str, ...], str | None]:
+    """Drop the agent's lines whose `expires` day has passed, and its done commitments,
+    in one commit; their texts and the commit (None when nothing went)."""
+    today = now.date()
     removed: list[str] = []
 
     def plan(head: Snapshot) -> Change | None:
@@ -76,10 +84,10 @@ def expire_entries(folder: MemoryFolder, today: date) -> tuple[tuple[str, ...], 
             if not path.endswith(".md") or path.startswith(SWARM_DIR):
                 continue
             data = head.read(path)
-            if data is None or _EXPIRES not in data:
+            if data is None or (_EXPIRES not in data and _DUE not in data):
                 continue  # most files: one byte search, no parse
             doc = parse(data, path)
-            gone = _expired(doc, today)
+            gone = _expired(doc, today) + _done(doc, now, evidence)
             if not gone:
                 continue
             for entry in sorted(gone, key=lambda e: e.line_no, reverse=True):
@@ -89,7 +97,7 @@ def expire_entries(folder: MemoryFolder, today: date) -> tuple[tuple[str, ...], 
         if not changes:
             return None
         message = build_message(
-            summarize("Maintenance", f"{len(removed)} expired agent entries removed"),
+            summarize("Maintenance", f"{len(removed)} expired or done agent entries removed"),
             origin=ORIGIN,
             by="dream",
             body="\n".join(f"- {text}" for text in removed),
@@ -114,6 +122,22 @@ def _expired(doc: Document, today: date) -> list[Entry]:
     return found
 
 
+def _done(doc: Document, now: datetime, evidence: Evidence) -> list[Entry]:
+    """The agent's commitments a day past their due day that evidence says are done."""
+    found = []
+    for entry in doc.entries:
+        meta = entry.metadata
+        if not meta.get("due") or meta.get("by", "user") not in DROPPABLE_BY:
+            continue
+        try:
+            due = date.fromisoformat(meta["due"][:10])
+        except ValueError:
+            continue
+        if due + GRACE < now.date() and find_done(entry.text, due, evidence, now) is not None:
+            found.append(entry)
+    return found
+
+
 class EntryEvidence:
     """The memory's own entries as evidence that a commitment was done ("Shipped the Q3
     report" for "Send the Q3 report by Friday"). Read once, on the first search: the
@@ -124,11 +148,11 @@ class EntryEvidence:
         self._hits: list[EvidenceHit] | None = None
 
     def search(self, words: Sequence[str], since: datetime) -> list[EvidenceHit]:
-        wanted = {w.casefold() for w in words}
+        wanted = set(words)
         return [
             hit
             for hit in self._all(since)
-            if hit.when >= since and wanted & set(hit.text.casefold().split())
+            if hit.when >= since and wanted & set(words_of(hit.text))
         ]
 
     def _all(self, since: datetime) -> list[EvidenceHit]:

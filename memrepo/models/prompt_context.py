@@ -15,6 +15,7 @@ from pydantic import Field
 from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models._base import Frozen
 from memrepo.models.items import PrivacyMode
+from memrepo.models.recall import due_label
 from memrepo.models.settings import ContextBudgets as ContextBudgets
 
 Surface = Literal["plan_step", "chat", "follow_up"]
@@ -136,6 +137,8 @@ class ContextLine(Frozen):
     added: str = ""
     subject: str = ""
     section: Literal["fact", "index"] = "fact"
+    #: A commitment's due day (YYYY-MM-DD), shown with the line.
+    due: str = ""
     tokens: int
 
     @property
@@ -145,6 +148,8 @@ class ContextLine(Frozen):
         suffix = "".join(f" ({tag})" for tag in self.tags)
         if self.origin.startswith(TEAM_REF_PREFIX) and self.section == "fact":
             suffix += f" (team {self.origin.removeprefix(TEAM_REF_PREFIX)})"
+        if self.due:
+            suffix += f" (due {due_label(self.due)})"
         return f"- {self.text}{suffix}"
 
 

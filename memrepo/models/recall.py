@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import Field
@@ -9,6 +10,16 @@ from pydantic import Field
 from memrepo.models._base import Frozen
 
 Detail = Literal["snippet", "full"]
+
+
+def due_label(due: str) -> str:
+    """A due day as a person reads it beside a memory: `Friday 2026-12-11` (as it is
+    when it is not an ISO day)."""
+    try:
+        day = date.fromisoformat(due[:10])
+    except ValueError:
+        return due
+    return f"{day.strftime('%A')} {day.isoformat()}"
 
 
 class Provenance(Frozen):
@@ -23,6 +34,8 @@ class Provenance(Frozen):
     source: str | None = None
     trust: str | None = None
     uncommitted: bool = False
+    #: A commitment's due day (YYYY-MM-DD).
+    due: str | None = None
 
 
 class Explanation(Frozen):

@@ -30,6 +30,7 @@ class RememberOptions(TypedDict, total=False):
     no_memory: bool
     origin_text: str | None
     expires: str | date | None
+    due: str | date | None
     tainted: bool
     origin: str
     author: str | None
@@ -48,7 +49,8 @@ class RememberRequest:
     `scope="task"`, `private` and a strict-privacy workspace send it to memory_items;
     `by` is who states it and `source_kind` the trust of the statement (user_stated ...
     third_party; without it, `by` implies it); `no_memory` and `origin_text` let the
-    screen honour "don't remember this"; `expires` is a YYYY-MM-DD day; `tainted`
+    screen honour "don't remember this"; `expires` is a YYYY-MM-DD day; `due` makes it a
+    commitment due that day (a date, or words: `friday`, `in 2 weeks`); `tainted`
     marks text that came from outside the conversation; `origin` names the path it came
     by (remember, import, feedback...).
     """
@@ -64,6 +66,7 @@ class RememberRequest:
     no_memory: bool = False
     origin_text: str | None = None
     expires: str | date | None = None
+    due: str | date | None = None
     tainted: bool = False
     origin: str = "remember"
     author: str | None = None

@@ -229,6 +229,7 @@ class ContextBuilder:
             tainted=hit.tainted,
             added=hit.provenance.added or "",
             subject=_folder_subject(hit.ref),
+            due=hit.provenance.due or "",
         )
         if not hit.ref.startswith(ITEM_REF_PREFIX):
             return line
@@ -246,6 +247,7 @@ class ContextBuilder:
             pinned=item.pinned,
             added=item.updated_at.isoformat(),
             subject=subject,
+            due=hit.provenance.due or "",
         )
 
     # --- attribution ----------------------------------------------------------------------

@@ -36,6 +36,7 @@ from memrepo.errors import FormatError, StoreError
 from memrepo.folder.paths import link_target, resolve_link
 from memrepo.folder.repo import MemoryFolder, make_ref
 from memrepo.formats import Document, Entry, parse
+from memrepo.items.curation import due_date
 from memrepo.layout import ENTRY_POINT, workspace_file
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.models.prompt_context import ContextLine
@@ -239,6 +240,7 @@ def entry_lines(path: str, entries: list[Entry], today: str) -> list[SourceLine]
                 tainted=meta.get("tainted", "").casefold() == "yes",
                 added=meta.get("added", ""),
                 subject=meta.get("subject", ""),
+                due=meta.get("due", ""),
             )
         )
     return lines
@@ -263,9 +265,16 @@ def item_lines(repo: MemoryStores, key: L0Key, now: datetime) -> list[SourceLine
             pinned=item.pinned,
             added=item.updated_at.isoformat(),
             subject="" if item.derived_subject else item.subject_key,
+            due=_due(item),
         )
         for item in found
         if item.workspace_id in (None, key.workspace)
         and standing(item)
         and (item.expires_at is None or item.expires_at > now)
     ]
+
+
+def _due(item: MemoryItem) -> str:
+    """A commitment's due day, "" for anything else."""
+    day = due_date(item)
+    return day.isoformat() if day is not None else ""

@@ -41,6 +41,7 @@ class SourceLine:
     added: str = ""
     subject: str = ""
     section: Literal["fact", "index"] = "fact"
+    due: str = ""
 
 
 class ContextSource(Protocol):
@@ -92,6 +93,7 @@ def to_context_line(line: SourceLine) -> ContextLine | None:
         added=line.added,
         subject=line.subject,
         section=line.section,
+        due=sanitize_line(line.due),
         tokens=0,
     )
     cost = estimate_tokens(made.rendered) + (estimate_tokens(ref + ", ") if ref else 0)

@@ -15,6 +15,7 @@ from memrepo.errors import FormatError
 from memrepo.folder.repo import make_ref
 from memrepo.formats import parse
 from memrepo.index import IndexDoc
+from memrepo.items.curation import due_date
 from memrepo.layout import (
     SWARM_DIR,
     split_note_path,
@@ -82,6 +83,7 @@ def entry_docs(
             commit=commit,
             uncommitted=uncommitted,
             kind=meta.get("kind", ""),
+            due=meta.get("due", ""),
             context=context.segments if context else (),
             label=context.label if context else "",
         )
@@ -123,7 +125,14 @@ def item_doc(item: MemoryItem) -> IndexDoc:
         kind=item.kind,
         audience=audience,
         label=_contact_name(item.scope_ref) if item.scope == "contact" else "",
+        due=_due_of(item),
     )
+
+
+def _due_of(item: MemoryItem) -> str:
+    """A commitment's due day (its `due` source alias), "" for anything else."""
+    day = due_date(item)
+    return day.isoformat() if day is not None else ""
 
 
 def _contact_name(ref: str | None) -> str:

@@ -197,6 +197,7 @@ def _to_hit(
             source=text_field("source"),
             trust=text_field("trust"),
             uncommitted=bool(fields.get("uncommitted", False)),
+            due=text_field("due"),
         ),
         tainted=bool(fields.get("tainted", False)),
         tokens=estimate_tokens(text),

@@ -81,6 +81,7 @@ def tool_hit(hit: RecallHit, *, full: bool) -> ToolHit:
         path=hit.provenance.path,
         tainted=hit.tainted,
         content=hit.content if full else None,
+        due=hit.provenance.due,
     )
 
 
@@ -107,6 +108,7 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
             contact_ref=ctx.contact_ref if args.scope == "contact" else None,
             scope=_engine_scope(args),
             pinned=pinned,
+            due=args.due,
         )
     except (InvalidArgument, PathOutsideRoot) as exc:
         raise ToolInputError(REMEMBER, [str(exc)]) from exc

@@ -110,6 +110,12 @@ class RememberInput(ToolInput):
         description="A topic file inside the memory folder, e.g. 'topics/deploys.md'. "
         "Rarely needed.",
     )
+    due: str | None = Field(
+        default=None,
+        max_length=40,
+        description="For a commitment: when it is due, e.g. '2026-12-11', 'friday', "
+        "'in 2 weeks'. Makes the memory a commitment.",
+    )
 
 
 class ForgetInput(ToolInput):
@@ -142,6 +148,7 @@ class ToolHit(ToolOutput):
     path: str | None = None
     tainted: bool = False
     content: str | None = None
+    due: str | None = Field(default=None, description="A commitment's due day (YYYY-MM-DD).")
 
 
 class RecallOutput(ToolOutput):

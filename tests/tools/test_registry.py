@@ -61,7 +61,7 @@ def test_schemas_match_the_documented_signatures() -> None:
         "memory_recall": (["query"], {"query", "limit", "scope", "detail", "ids"}),
         "memory_remember": (
             ["text"],
-            {"text", "kind", "scope", "subject", "pin", "user_asked", "file"},
+            {"text", "kind", "scope", "subject", "pin", "user_asked", "file", "due"},
         ),
         "memory_forget": (["ref"], {"ref"}),
     }
