@@ -203,6 +203,12 @@ class Area:
     def items(self) -> ItemWriter:
         return self.parts.items
 
+    def whole_ref(self, ref: str) -> str:
+        """A ref as a person may type it (a unique id prefix, `engine/refs.py`), whole."""
+        from memrepo.engine.refs import resolve_ref
+
+        return resolve_ref(ref, self.folder, self.items.store)
+
 
 def install_secret_rules(config: LocalConfig) -> None:
     """Add the person's own secret rules (local config) to every screening of this

@@ -48,6 +48,7 @@ class EditsApi(Area):
         """Reword the entry `ref` and/or change its metadata (a value of None removes
         the key), in one commit. A reworded entry without a `subject` gets a new id: the
         result's `ref` is the one to use from then on."""
+        ref = self.whole_ref(ref)
         _refuse_other_stores(ref, "edit")
         if by not in EDITORS:
             raise InvalidArgument(f"by={by!r}: must be one of {', '.join(EDITORS)}")
@@ -81,6 +82,7 @@ class EditsApi(Area):
     ) -> MoveResult:
         """Move the entry `ref` to `file` (created and linked from the Index when new),
         in one commit; its text and metadata do not change."""
+        ref = self.whole_ref(ref)
         _refuse_other_stores(ref, "move")
         refuse_team_ref(file)
         if by not in EDITORS:

@@ -46,6 +46,7 @@ class ItemsApi(Area):
         """Where a memory came from: for a folder entry the commits that added, changed
         and moved it (with their by/origin/task trailers), for an item its origin and the
         chain of values it superseded."""
+        ref = self.whole_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.why(ref)
         item = self.item(ref).item
@@ -64,6 +65,7 @@ class ItemsApi(Area):
         undoable commit; an item becomes `user_confirmed` and untainted. Team entries
         are read-only (ReadOnlyRef)."""
         refuse_team_ref(ref)
+        ref = self.whole_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             from memrepo.folder.confirm import confirm_entry
 

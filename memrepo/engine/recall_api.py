@@ -125,7 +125,8 @@ class RecallApi(Area):
         from memrepo.recall.searcher import visibility_for
 
         swarm = self._swarm_audience(reader.get("task_id"))
-        return self.parts.searcher.expand(refs, visibility_for(swarm=swarm, **reader))
+        whole = [self.whole_ref(ref) for ref in refs]
+        return self.parts.searcher.expand(whole, visibility_for(swarm=swarm, **reader))
 
     def _swarm_audience(self, task_id: str | None) -> str | None:
         # Only a task can be in a swarm: a reader without one never loads the swarms.

@@ -184,6 +184,7 @@ class WritesApi(Area):
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
         scrubbed to a tombstone that the next retention run drops)."""
         refuse_team_ref(ref)
+        ref = self.whole_ref(ref)
         if not ref.startswith(ITEM_PREFIX):
             return self.folder.forget(ref, by=by, task=task_id)
         item_id = self.items.store.full_id(ref)
