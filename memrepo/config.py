@@ -7,6 +7,7 @@ because people open it in an editor when something needs a nudge.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +20,9 @@ from memrepo.models.settings import (
     TeamSettings,
 )
 from memrepo.statefile import read_state, write_state
+
+#: Reference §8.7's modes: `curated_only` (none held), `background_only`, `all`.
+ApprovalMode = Literal["none", "background", "all"]
 
 CONFIG_NAME = "config.json"
 
@@ -35,6 +39,9 @@ class WorkspaceSettings(BaseModel):
 
     enabled: bool = True
     privacy: PrivacyMode = "normal"
+    #: What an agent writes that waits for a person's approval (reference §8.7):
+    #: nothing, its own inferences (`background`), or everything it writes (`all`).
+    approval: ApprovalMode = "none"
 
     @property
     def memory_on(self) -> bool:

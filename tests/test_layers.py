@@ -25,6 +25,7 @@ RANKS: dict[str, int] = {
     **dict.fromkeys(("formats", "hygiene", "_platform"), 1),
     "models": 2,
     "config": 3,
+    "held": 3,
     "routing": 4,
     **dict.fromkeys(("items", "index"), 5),
     "folder": 6,

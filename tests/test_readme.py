@@ -399,8 +399,17 @@ def _newest_review(box: Sandbox) -> str:
     return str(max(r["name"] for r in reviews))
 
 
+def _oldest_held(box: Sandbox) -> str:
+    """The id of the held write that has waited longest (`memrepo pending` lists it
+    first)."""
+    folder = box.memory / ".git" / "memrepo" / "held"
+    waiting = [json.loads(path.read_text()) for path in folder.glob("*.json")]
+    return str(min(waiting, key=lambda w: w["held_at"])["id"])
+
+
 NOTATION: dict[str, Callable[[Sandbox], str]] = {
     "memory:ID": _newest_item,
+    "HELD": _oldest_held,
     "dream/2026-03-01-1": _newest_review,
     "COMMIT": lambda box: box.ok(f"git -C {box.memory} rev-parse --short=10 HEAD").strip(),
     "REF": lambda box: "mail:ana@example.com",

@@ -35,6 +35,7 @@ from memrepo.cli import (
     maintain,
     mcp,
     meaning,
+    pending,
     recall,
     secrets,
     swarm,
@@ -73,6 +74,7 @@ _COMMANDS: dict[ModuleType, tuple[str, ...]] = {
     sync: ("clone", "remote", "sync", "team", "conflicts"),
     health: ("health", "sources"),
     maintain: ("maintain",),
+    pending: ("pending", "approve", "reject"),
     hub: ("hub",),
 }  # fmt: skip
 COMMAND_MODULES = {

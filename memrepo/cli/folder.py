@@ -260,6 +260,9 @@ def _remember(args: argparse.Namespace) -> int:
 
 
 def _describe_write(result: WriteResult) -> str:
+    if result.status == "held":
+        held_id = (result.ref or "").removeprefix("held:")
+        return f"held {result.ref} for approval (memrepo approve {held_id} / reject {held_id})"
     if result.status == "skipped":
         by = f" by {result.ref}" if result.ref else ""
         return f"skipped: {result.reason}{by}"

@@ -199,6 +199,7 @@ def _add_workspace(commands: Subparsers) -> None:
         [
             "memrepo workspace set 'Web shop' --memory off",
             "memrepo workspace set Clinic --privacy strict",
+            "memrepo workspace set 'Web shop' --approval background",
         ],
     )
     setter = action(actions, "set", _workspace_set, "change memory on/off and the privacy mode")
@@ -216,14 +217,25 @@ def _add_workspace(commands: Subparsers) -> None:
         "to memory_items as private and never into git; disabled: like --memory off (the "
         "agent's own inferences are skipped, what the user states is still recorded)",
     )
+    setter.add_argument(
+        "--approval",
+        choices=("none", "background", "all"),
+        help="which of the agent's writes wait for your approval (memrepo pending): none, "
+        "background (what it infers on its own) or all",
+    )
 
 
 def _workspace_set(args: argparse.Namespace) -> int:
     memory = None if args.memory is None else args.memory == "on"
-    settings = open_repo(args).set_workspace(args.name, memory=memory, privacy=args.privacy)
+    settings = open_repo(args).set_workspace(
+        args.name, memory=memory, privacy=args.privacy, approval=args.approval
+    )
     if args.json:
         print_json(settings)
     else:
         state = "on" if settings.memory_on else "off"
-        print(f"workspace {args.name}: memory {state}, privacy {settings.privacy}")
+        print(
+            f"workspace {args.name}: memory {state}, privacy {settings.privacy}, "
+            f"approval {settings.approval}"
+        )
     return 0

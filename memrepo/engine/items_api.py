@@ -129,9 +129,16 @@ class ItemsApi(Area):
         return report
 
     def set_workspace(
-        self, workspace: str, *, memory: bool | None = None, privacy: str | None = None
+        self,
+        workspace: str,
+        *,
+        memory: bool | None = None,
+        privacy: str | None = None,
+        approval: str | None = None,
     ) -> WorkspaceSettings:
-        """Turn a workspace's memory on or off and set its privacy mode (local config)."""
+        """Turn a workspace's memory on or off, set its privacy mode and which of the
+        agent's writes wait for a person's approval (`none`, `background`: its own
+        inferences, `all`; reference §8.7), in the local config."""
         key = slugify(workspace)
         current = self.config.workspace(key)
         changes: dict[str, object] = {}
@@ -139,10 +146,15 @@ class ItemsApi(Area):
             changes["enabled"] = memory
         if privacy is not None:
             changes["privacy"] = privacy
+        if approval is not None:
+            changes["approval"] = approval
         try:
             updated = WorkspaceSettings.model_validate({**current.model_dump(), **changes})
         except ValueError as exc:
-            raise InvalidArgument(f"privacy={privacy!r}: use normal, strict or disabled") from exc
+            raise InvalidArgument(
+                f"privacy={privacy!r} / approval={approval!r}: use normal, strict or disabled "
+                "/ none, background or all"
+            ) from exc
         self.config.workspaces[key] = updated
         save_config(self.folder.state_dir, self.config)
         return updated

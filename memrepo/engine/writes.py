@@ -11,7 +11,7 @@ import hashlib
 import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time
-from typing import Unpack
+from typing import TYPE_CHECKING, Unpack
 
 from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
 from memrepo.errors import (
@@ -40,6 +40,9 @@ from memrepo.models.constants import BY_VALUES as BY_VALUES
 from memrepo.models.items import ItemWriteResult, candidate
 from memrepo.models.writes import RememberOptions, RememberRequest
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
+
+if TYPE_CHECKING:
+    from memrepo.held.store import HeldWrite
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -88,9 +91,11 @@ class WritesApi(Area):
             source=trust,
             settings=settings,
         )
+        if route.store == "items" and ask.file is not None:
+            raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
+        if not ask.approved and _held_by(settings.approval, ask, trust):
+            return self._hold(ask, settings.approval, route.store)
         if route.store == "items":
-            if ask.file is not None:
-                raise InvalidArgument(f"{route.why} goes to memory_items, not to a file")
             return self._remember_item(ask, route, key, trust)
         path = self._target(ask.file, ask.workspace)  # a bad path fails even for skipped text
         screened = screen(ask.text, origin_text=ask.origin_text, no_memory=ask.no_memory)
@@ -170,6 +175,64 @@ class WritesApi(Area):
         if ask.tainted:
             meta["tainted"] = "yes"
         return meta
+
+    def _hold(self, ask: RememberRequest, mode: str, store: str) -> WriteResult:
+        """Keep an agent's write for a person's approval (reference §8.7): screened as
+        it would be written, outside both stores, so nothing reads it meanwhile."""
+        from memrepo.held.store import HeldWrite, hold
+
+        if ask.file is not None:
+            self._target(ask.file, ask.workspace)  # a bad path fails now, not at approval
+        screened = screen(ask.text, origin_text=ask.origin_text, no_memory=ask.no_memory)
+        if screened.text is None:
+            return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
+        request = {
+            name: value.isoformat() if isinstance(value, date) else value
+            for name, value in vars(ask).items()
+        }
+        request.update(text=screened.text, origin_text=None)
+        kept = hold(
+            self.folder.state_dir,
+            HeldWrite(
+                id="",
+                held_at=self.folder.clock.now(),
+                text=screened.text,
+                workspace=ask.workspace,
+                task_id=ask.task_id,
+                by=ask.by,
+                why=_HOLD_REASON[mode],
+                request=request,
+            ),
+        )
+        where = "items" if store == "items" else "folder"
+        return WriteResult(
+            status="held", store=where, ref=kept.ref, redacted=screened.redacted,  # type: ignore[arg-type]
+            truncated=screened.truncated,
+        )  # fmt: skip
+
+    def approve_write(self, ref: str) -> WriteResult:
+        """A person approves a held write: it lands now, as the agent's write it was
+        (its commit says the agent and the task), and leaves the waiting list."""
+        from memrepo.held.store import discard, find
+
+        write = find(self.folder.state_dir, ref)
+        result = self.remember(RememberRequest(**{**write.request, "approved": True}))
+        discard(self.folder.state_dir, write)
+        return result
+
+    def reject_write(self, ref: str) -> HeldWrite:
+        """A person rejects a held write: it is gone, nothing was ever written."""
+        from memrepo.held.store import discard, find
+
+        write = find(self.folder.state_dir, ref)
+        discard(self.folder.state_dir, write)
+        return write
+
+    def held_writes(self) -> list[HeldWrite]:
+        """The agent writes waiting for a person's approval, oldest first."""
+        from memrepo.held.store import held
+
+        return held(self.folder.state_dir)
 
     def _due_day(self, due: str | date) -> str:
         """A due date as the day it names, looking forward from today."""
@@ -269,6 +332,21 @@ def _refuse_secret_names(*names: tuple[str | None, str]) -> None:
 def _redacted(value: str | None) -> str | None:
     """A free-text value with its secrets replaced by markers (None and "" kept)."""
     return redact_secrets(value)[0] if value else value
+
+
+_HOLD_REASON = {
+    "all": "this workspace holds every write of the agent for approval",
+    "background": "this workspace holds what the agent infers on its own for approval",
+}
+
+
+def _held_by(mode: str, ask: RememberRequest, trust: str) -> bool:
+    """Whether a workspace's approval mode holds this write: `all` holds whatever the
+    agent writes (through its tools, or `by: agent`), `background` only what it
+    inferred on its own; a person's own write is never held."""
+    if mode == "all":
+        return ask.via_agent or ask.by == "agent"
+    return mode == "background" and trust == "inferred"
 
 
 def _content_key(text: str) -> str:

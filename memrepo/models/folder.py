@@ -32,13 +32,14 @@ SkipReason = Literal[
 
 
 class WriteResult(Frozen):
-    """What `remember` did: written (inserted, reinforced, superseded, updated) or skipped.
+    """What `remember` did: written (inserted, reinforced, superseded, updated), skipped,
+    or held for a person's approval (`ref` is then `held:<id>`, reference §8.7).
 
     `store` says where it went: the folder (a commit) or memory_items (a `memory:` ref,
     never a commit: contact, task and private facts stay out of git).
     """
 
-    status: Literal["written", "skipped"]
+    status: Literal["written", "skipped", "held"]
     store: Literal["folder", "items"] = "folder"
     action: WriteAction | None = None
     reason: SkipReason | None = None

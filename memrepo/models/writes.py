@@ -39,6 +39,8 @@ class RememberOptions(TypedDict, total=False):
     private: bool
     source_kind: str | None
     pinned: bool
+    via_agent: bool
+    approved: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,3 +77,8 @@ class RememberRequest:
     private: bool = False
     source_kind: str | None = None
     pinned: bool = False
+    #: Written through the agent's tools (a workspace that holds `all` of the agent's
+    #: writes holds it even when the user asked for it); `approved`: a person approved
+    #: this held write, so it lands now.
+    via_agent: bool = False
+    approved: bool = False

@@ -109,6 +109,7 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
             scope=_engine_scope(args),
             pinned=pinned,
             due=args.due,
+            via_agent=True,
         )
     except (InvalidArgument, PathOutsideRoot) as exc:
         raise ToolInputError(REMEMBER, [str(exc)]) from exc
@@ -126,7 +127,7 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
         commit=result.commit,
         redacted=list(result.redacted),
         truncated=result.truncated,
-        note=_note(args, stated, tainted, result.store),
+        note=_HELD_NOTE if result.status == "held" else _note(args, stated, tainted, result.store),
     )
 
 
@@ -251,6 +252,12 @@ def _file_problems(file: str, workspace: str | None) -> list[str]:
         if slug is None or path.removesuffix(".md") + ".md" != workspace_file(slug):
             return ["file: another workspace's file; omit file to use this workspace's"]
     return []
+
+
+_HELD_NOTE = (
+    "held for the user's approval (this workspace asks for it): it is not in memory, and "
+    "recall will not find it, until they approve it"
+)
 
 
 def _note(args: RememberInput, stated: bool, tainted: bool, store: str) -> str | None:

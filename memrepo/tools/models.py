@@ -168,7 +168,7 @@ class RememberOutput(ToolOutput):
     the workspace's file are in every prompt anyway, docs/architecture.md §7).
     """
 
-    status: Literal["written", "skipped"]
+    status: Literal["written", "skipped", "held"]
     ref: str | None = None
     action: str | None = None
     reason: str | None = None

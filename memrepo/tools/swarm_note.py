@@ -53,7 +53,7 @@ class SwarmNoteOutput(ToolOutput):
     """The result of swarm_note."""
 
     notice: str = DATA_NOTICE
-    status: Literal["written", "skipped"]
+    status: Literal["written", "skipped", "held"]
     kind: SwarmKind
     ref: str | None = None
     action: str | None = None
