@@ -34,6 +34,7 @@ class HealthApi(Area):
             sync_status=lambda: sync_status(folder),
             last_dream=lambda: last_dream(folder),
             meaning_status=lambda: meaning_status(self.parts, catch_up=False),
+            maintenance_runs=self.maintenance_runs,
         )
 
     def sources(self) -> SourcesReport:

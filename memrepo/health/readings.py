@@ -40,6 +40,7 @@ class HealthContext:
         sync_status: Callable[[], SyncStatus | None] | None = None,
         last_dream: Callable[[], DreamStatus] | None = None,
         meaning_status: Callable[[], MeaningStatus | None] | None = None,
+        maintenance_runs: Callable[[], dict[str, datetime]] | None = None,
     ) -> None:
         self.folder = folder
         self.limits = limits
@@ -47,6 +48,7 @@ class HealthContext:
         self._sync_status = sync_status
         self._last_dream = last_dream
         self._meaning_status = meaning_status
+        self._maintenance_runs = maintenance_runs
 
     @cached_property
     def lint(self) -> LintReport:
@@ -91,6 +93,10 @@ class HealthContext:
         """The meaning lane's status, read without catching the index up (None: nobody
         reports it)."""
         return self._meaning_status() if self._meaning_status is not None else None
+
+    def maintenance_runs(self) -> dict[str, datetime] | None:
+        """When each part of the maintenance pass last ran (None: nobody reports it)."""
+        return self._maintenance_runs() if self._maintenance_runs is not None else None
 
     def last_dream(self) -> DreamStatus | None:
         """The last dream and its open reviews (None: nobody reports it)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import datetime
 
 from memrepo.folder.repo import MemoryFolder
 from memrepo.health import (
@@ -14,6 +15,7 @@ from memrepo.health import (
     meaning_checks,
     remote_checks,
     store_checks,
+    upkeep_checks,
 )
 from memrepo.health.readings import HealthContext
 from memrepo.health.thresholds import Thresholds, load_thresholds
@@ -43,6 +45,8 @@ CHECKS: tuple[Check, ...] = (
     remote_checks.team_repos,
     dream_checks.dreaming,
     dream_checks.review_branches,
+    upkeep_checks.maintenance,
+    upkeep_checks.held_writes,
 )
 
 
@@ -54,6 +58,7 @@ def run_health(
     last_dream: Callable[[], DreamStatus] | None = None,
     limits: Thresholds | None = None,
     meaning_status: Callable[[], MeaningStatus | None] | None = None,
+    maintenance_runs: Callable[[], dict[str, datetime]] | None = None,
 ) -> HealthReport:
     """Run every check under `preset` (`default` or `ci`); reads only, never writes.
 
@@ -71,6 +76,7 @@ def run_health(
         sync_status=sync_status,
         last_dream=last_dream,
         meaning_status=meaning_status,
+        maintenance_runs=maintenance_runs,
     )
     checks: list[HealthCheck] = []
     for check in CHECKS:

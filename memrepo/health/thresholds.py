@@ -52,6 +52,8 @@ class Thresholds(BaseModel):
     teams: Limit
     dreaming: Limit
     review_branches: Limit
+    maintenance: Limit
+    held_writes: Limit
 
 
 @cache
