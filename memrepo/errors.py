@@ -336,6 +336,8 @@ _REFUSED = {
     "undo": ("undoing this change", "nothing was undone"),
     "accept_review": ("accepting this dream review", "nothing was merged"),
     "reject_review": ("rejecting this dream review", "the review stays as it was"),
+    "approve_held": ("approving this held write", "it still waits"),
+    "reject_held": ("rejecting this held write", "it still waits"),
 }
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.tools import MemoryTools, ToolContext
 
@@ -84,3 +86,29 @@ def test_the_setting_is_shown_and_checked(memory_repo: MemoryRepo) -> None:
     assert done.stdout.strip() == "workspace Web shop: memory on, privacy normal, approval all"
     bad = memrepo(root, "workspace", "set", "Web shop", "--approval", "some")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_the_agents_tool_lists_and_a_decision_always_asks_the_user(memory_repo: MemoryRepo) -> None:
+    from memrepo.errors import ApprovalDenied
+    from memrepo.tools import allow_all, deny_all
+
+    memory_repo.set_workspace("ops", approval="all")
+    context = ToolContext(task_id="t-3", workspace="ops")
+    tools = MemoryTools(memory_repo, context, approval=deny_all)
+    said = tools.dispatch("memory_remember", {"text": "The queue restarts at midnight"})
+    listed = tools.dispatch("memory_held", {})
+    assert [row["text"] for row in listed["waiting"]] == ["The queue restarts at midnight"]
+    held_id = said["ref"].removeprefix("held:")
+    before = head(memory_repo.root)
+    with pytest.raises(ApprovalDenied, match="approving this held write was not approved"):
+        tools.dispatch("memory_held", {"id": held_id, "decision": "approve"})
+    assert head(memory_repo.root) == before
+    other = MemoryTools(
+        memory_repo, ToolContext(task_id="t-4", workspace="web"), approval=allow_all
+    )
+    assert other.dispatch("memory_held", {})["waiting"] == []  # another workspace's
+    approved = MemoryTools(memory_repo, context, approval=allow_all)
+    done = approved.dispatch("memory_held", {"id": held_id, "decision": "approve"})
+    assert done["decided"] == "approved" and done["ref"].startswith("folder:workspaces/ops.md#")
+    assert "queue restarts at midnight" in (memory_repo.root / "workspaces" / "ops.md").read_text()
+    memory_repo.close()

@@ -95,7 +95,7 @@ def test_every_tool_has_a_title_hints_and_an_output_schema(repo: MemoryRepo) -> 
 
     info, listed = anyio.run(go)
     assert info.name == "memrepo" and info.version == memrepo.__version__
-    assert len(listed.tools) == 15
+    assert len(listed.tools) == 16
     for tool in listed.tools:
         assert tool.title and tool.description and tool.output_schema, tool.name
         assert tool.output_schema["type"] == "object"

@@ -15,7 +15,16 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 #: What a request asks for.
-ApprovalAction = Literal["forget", "edit", "move", "undo", "accept_review", "reject_review"]
+ApprovalAction = Literal[
+    "forget",
+    "edit",
+    "move",
+    "undo",
+    "accept_review",
+    "reject_review",
+    "approve_held",
+    "reject_held",
+]
 
 
 class ForgetRequest(BaseModel):

@@ -17,6 +17,7 @@ from memrepo.tools.changes import EDIT_TOOL, MOVE_TOOL, UNDO_TOOL
 from memrepo.tools.files import LIST_TOOL, READ_TOOL
 from memrepo.tools.forget import FORGET, forget
 from memrepo.tools.handlers import RECALL, REMEMBER, recall, remember
+from memrepo.tools.held import HELD_TOOL
 from memrepo.tools.history import RECENT_TOOL, WHY_TOOL
 from memrepo.tools.memory_tool import MEMORY_TOOL
 from memrepo.tools.models import (
@@ -95,6 +96,7 @@ BUILTIN_TOOLS: tuple[Tool[Any], ...] = (
     REVIEW_TOOL,
     SWARM_NOTE_TOOL,
     MEMORY_TOOL,
+    HELD_TOOL,
 )
 
 

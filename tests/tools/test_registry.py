@@ -40,6 +40,7 @@ NAMES = [
     "memory_review",
     "swarm_note",
     "memory",
+    "memory_held",
 ]
 
 
