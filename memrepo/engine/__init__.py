@@ -254,6 +254,7 @@ class MemoryRepo:
     show_commit = verb("_reads", ReadsApi.show_commit)
     entries = verb("_reads", ReadsApi.entries)
     read_text = verb("_reads", ReadsApi.read_text)
+    backlinks = verb("_reads", ReadsApi.backlinks)
     status = verb("_reads", ReadsApi.status)
     lint = verb("_reads", ReadsApi.lint)
 

@@ -12,6 +12,7 @@ from memrepo.models import CommitInfo, EntryView, LintReport, WorktreeStatus
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from memrepo.models.backlinks import Backlink
     from memrepo.models.commits import CommitDetail, MemoryChange
     from memrepo.models.items import ItemChange
 
@@ -68,6 +69,13 @@ class ReadsApi(Area):
     def entries(self, path: str | None = None) -> list[EntryView]:
         """Every entry at HEAD (swarm folders excluded unless `path` names a file in one)."""
         return self.folder.entries(normalize_target(self.root, path) if path else None)
+
+    def backlinks(self, path: str) -> list[Backlink]:
+        """The lines of other files whose `[[link]]` leads to `path`, MEMORY.md's Index
+        included (as the folder is on disk)."""
+        from memrepo.folder.backlinks import backlinks
+
+        return backlinks(self.folder, normalize_target(self.root, path))
 
     def read_text(self, path: str) -> str:
         """A memory file as it is in the working tree (what a person sees in an editor)."""
