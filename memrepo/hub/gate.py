@@ -9,8 +9,9 @@
    address) for anything but a top-level navigation.
 4. GET, HEAD and POST only (405).
 5. `/login?token=...` spends a one-time token and sets the session cookie
-   (HttpOnly, SameSite=Strict), then redirects to the front page; every other request
-   needs that cookie's session, else 401.
+   (HttpOnly, SameSite=Strict, kept across browser restarts for `SESSION_MAX_AGE`: a
+   bookmark works while this hub runs), then redirects to the front page; every other
+   request needs that cookie's session, else 401.
 6. A POST is a URL-encoded UTF-8 form of at most `MAX_BODY` bytes (413, 415, 400)
    whose `csrf` field is the session's token (403). The parsed form and the session
    reach the page as `request.state.form` and `request.state.session`.
@@ -34,7 +35,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memrepo.hub.forms import BadForm, Form
-from memrepo.hub.sessions import Session, Sessions
+from memrepo.hub.sessions import SESSION_MAX_AGE, Session, Sessions
 from memrepo.serving import read_body
 
 LOGIN_PATH = "/login"
@@ -122,7 +123,9 @@ class Gate:
                 401,
                 "Not signed in",
                 "Open the address `memrepo hub` printed in its terminal (each address "
-                "works once; start `memrepo hub` again for a new one).",
+                "works once; start `memrepo hub` again for a new one). A bookmark of the "
+                "hub works while the hub that signed you in runs: a restarted hub asks "
+                "for its new address.",
             )(scope, receive, send)
             return
         state = scope.setdefault("state", {})
@@ -173,8 +176,9 @@ class Gate:
         session_id, _ = opened
         response = RedirectResponse("/", status_code=303)
         response.set_cookie(
-            self.cookie, session_id, httponly=True, samesite="strict", path="/", secure=False
-        )
+            self.cookie, session_id, max_age=SESSION_MAX_AGE, httponly=True,
+            samesite="strict", path="/", secure=False,
+        )  # fmt: skip
         return response
 
     async def _read_form(

@@ -28,6 +28,7 @@ import memrepo.errors as errors
 from memrepo.engine import MemoryRepo
 from memrepo.hub.forms import Form
 from memrepo.hub.gate import Log
+from memrepo.hub.jobs import Jobs
 from memrepo.hub.render import Templates
 from memrepo.hub.sessions import Flash, FlashKind, Session, Sessions
 from memrepo.serving import RepoWorkers, reader_repo
@@ -70,6 +71,8 @@ class Hub:
     #: the Health tab has a Refresh button; the checks read the whole store).
     health: HealthReport | None = None
     log: Log = field(default=lambda line: None)
+    #: Sync and Dream started from a page, running or finished (`memrepo.hub.jobs`).
+    jobs: Jobs = field(default_factory=Jobs)
     workers: RepoWorkers[MemoryRepo] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -3,6 +3,11 @@
 `page()` gives every template what the layout needs: the session's CSRF token (every
 form posts it), its one-time messages, whether private items are shown, and which
 page of the navigation is current.
+
+The environment trims the newline after a block tag (`trim_blocks`), which keeps the
+markup of lists and tables tidy; inside `<pre>`, where a newline is what the person
+sees, a block tag that ends a line is written `+%}` to keep it (issue #31: a commit's
+diff once showed as one run-on paragraph).
 """
 
 from __future__ import annotations
@@ -45,6 +50,16 @@ def when(value: datetime | str | None) -> str:
     return value
 
 
+def number(value: float | None) -> str:
+    """A count or a figure as people read it: a whole number without a decimal point
+    ("14 entries", never "14.0"), thousands grouped, a fraction to two places."""
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
 def link(to: str, /, **params: object) -> str:
     """The page `to` with a query string of the params that are set (None, "" and
     False left out)."""
@@ -65,6 +80,7 @@ class Templates:
         )
         self.env.filters["short"] = short
         self.env.filters["when"] = when
+        self.env.filters["number"] = number
         self.env.globals["link"] = link
         self.env.globals["nav"] = NAV
 

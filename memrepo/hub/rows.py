@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from memrepo.hub.forms import BadForm, Form
@@ -32,6 +33,10 @@ ITEM_TRUST = (
     "third_party",
 )
 MAX_FILTER_CHARS = 300
+#: Item sources that are already the user's own word (nothing to confirm).
+USER_WORD = frozenset({"user_stated", "user_confirmed"})
+#: `Row.standing` of a line every prompt carries, whatever the workspace.
+EVERY_PROMPT = "every prompt"
 
 
 @dataclass(slots=True)
@@ -54,6 +59,9 @@ class Row:
     #: Contact-scope or third-party: "from other people", listed apart (reference §5a).
     others: bool
     source: EntryView | MemoryItem
+    #: Where the line stands in the prompt context without any query (L0): "" when it
+    #: does not, else `EVERY_PROMPT` or the workspace whose prompts carry it.
+    standing: str = ""
 
     @property
     def label(self) -> str:
@@ -80,6 +88,25 @@ class Row:
         if isinstance(found, EntryView):
             return _entry_tags(found, self.trust)
         return _item_tags(found)
+
+    @property
+    def last_used(self) -> datetime | None:
+        """When a prompt or a quote last carried it, as recall records it (memory items
+        only: recall does not record the use of folder lines)."""
+        found = self.source
+        return None if isinstance(found, EntryView) else found.last_used_at
+
+
+def confirmable(source: EntryView | MemoryItem) -> bool:
+    """Whether Confirm would change anything: the line is not yet the person's own clean
+    word. The same answer `MemoryRepo.confirm` gives (a folder line without `by` is a
+    person's; an item stated or confirmed by the user and not tainted is theirs), asked
+    before the button is drawn so a person is not offered to vouch for their own words."""
+    if isinstance(source, EntryView):
+        meta = source.metadata
+        by = meta.get("by", "user").strip().casefold() or "user"
+        return by != "user" or "tainted" in meta
+    return source.source not in USER_WORD or source.tainted
 
 
 def entry_row(entry: EntryView) -> Row:
@@ -141,6 +168,8 @@ class Filters:
     kind: str | None = None
     trust: str | None = None
     pinned: bool = False
+    #: Only the lines that stand in the prompt context without a query (L0).
+    standing: bool = False
     page: int = 1
     #: What recall found for `q`, by ref, with its relevance: such rows match even when
     #: they do not hold `q`'s words as typed, and come first, best first.
@@ -161,6 +190,7 @@ class Filters:
             scope=query.choice("scope", SCOPES),
             trust=query.choice("trust", (*FOLDER_TRUST, *ITEM_TRUST)),
             pinned=query.flag("pinned"),
+            standing=query.flag("l0"),
             page=query.number("page", 1),
         )
 
@@ -177,6 +207,8 @@ class Filters:
             return False
         if self.pinned and not row.pinned:
             return False
+        if self.standing and not row.standing:
+            return False
         return self.q is None or row.ref in self.found or self.q.casefold() in row.text.casefold()
 
     def params(self, **changes: object) -> dict[str, object]:
@@ -184,6 +216,7 @@ class Filters:
         out: dict[str, object] = {
             "q": self.q, "file": self.file, "workspace": self.workspace, "scope": self.scope,
             "kind": self.kind, "trust": self.trust, "pinned": "1" if self.pinned else None,
+            "l0": "1" if self.standing else None,
             "page": self.page if self.page > 1 else None,
         }  # fmt: skip
         out.update(changes)

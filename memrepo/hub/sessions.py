@@ -5,6 +5,11 @@ session: the browser gets a cookie, the address bar loses the token (a redirect)
 the token is spent, so a URL left in a terminal's scroll-back or a shell history opens
 nothing later. Every session has its own CSRF token, which every form posts back.
 
+The cookie lasts (`SESSION_MAX_AGE`), not only until the browser closes: a person who
+bookmarked a page of the hub comes back to it signed in while the same `memrepo hub`
+runs. Sessions live in this process only, so a restarted hub knows none of them and
+asks for its new address (issue #31).
+
 Secrets are kept as SHA-256 digests and looked up by digest: a guess costs the same
 time whether or not it shares a prefix with a real token.
 """
@@ -21,6 +26,9 @@ from typing import Literal
 TOKEN_BYTES = 32
 #: Sessions one hub keeps at most (each login opens one); the oldest goes first.
 MAX_SESSIONS = 32
+#: How long the browser keeps the session cookie, in seconds: 30 days. The session itself
+#: ends with the hub's process, whichever comes first.
+SESSION_MAX_AGE = 30 * 24 * 3600
 FlashKind = Literal["done", "error"]
 
 

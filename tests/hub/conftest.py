@@ -68,6 +68,7 @@ class Served:
             client.close()
         self.server.should_exit = True
         self.thread.join(timeout=PATIENCE)
+        self.clients.clear()
 
 
 @dataclass
@@ -100,13 +101,13 @@ class Browserish:
         return self.http.get(response.headers["location"])
 
 
-Serve = Callable[[Path], Served]
+Serve = Callable[..., Served]
 
 
-def start_hub(root: Path) -> Served:
-    """Serve the memory repo at `root` until `stop()`."""
+def start_hub(root: Path, port: int = 0) -> Served:
+    """Serve the memory repo at `root` on `port` (0: a free one) until `stop()`."""
     repo = MemoryRepo.open(root)
-    sock = bind(0)
+    sock = bind(port)
     ready = threading.Event()
     lines: list[str] = []
     server, hub = server_for(repo, sock, lambda hub: ready.set(), lines.append)
@@ -129,8 +130,8 @@ def serve() -> Iterator[Serve]:
     """Start hubs (`serve(root)`); each is stopped when the test ends."""
     started: list[Served] = []
 
-    def start(root: Path) -> Served:
-        served = start_hub(root)
+    def start(root: Path, port: int = 0) -> Served:
+        served = start_hub(root, port)
         started.append(served)
         return served
 

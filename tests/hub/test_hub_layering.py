@@ -15,10 +15,12 @@ import memrepo
 HUB = Path(memrepo.__file__).parent / "hub"
 #: memrepo.serving holds no memory rule: the worker thread, socket and uvicorn server
 #: the hub shares with `memrepo mcp --http`; memrepo.layout only names where things live
-#: and how refs are spelled (pure, no store).
+#: and how refs are spelled (pure, no store); memrepo.progress is the channel long work
+#: reports on (it imports nothing of ours); memrepo.dreaming.openai is the dream model
+#: `memrepo dream --model` uses, an HTTP client to the model that reaches no store.
 ALLOWED_OURS = (
     "memrepo.engine", "memrepo.models", "memrepo.errors", "memrepo.hub", "memrepo.serving",
-    "memrepo.layout",
+    "memrepo.layout", "memrepo.progress", "memrepo.dreaming.openai",
 )  # fmt: skip
 FOREIGN_STORES = ("pygit2", "sqlite3", "whoosh", "subprocess")
 #: A result's `store` field ("folder" / "items") is fine; `repo.items.store` is caught at `.items`.

@@ -12,10 +12,10 @@ from starlette.routing import BaseRoute, Route
 def routes() -> list[BaseRoute]:
     """Every page's routes."""
     from memrepo.hub.handling import guarded
-    from memrepo.hub.pages import agent, health, history, knows, memory, review, settings
+    from memrepo.hub.pages import actions, agent, health, history, knows, memory, review, settings
 
     found: list[BaseRoute] = []
-    for module in (knows, memory, history, review, agent, health, settings):
+    for module in (knows, memory, history, review, agent, health, settings, actions):
         for path, endpoint, method in module.ROUTES:
             found.append(Route(path, guarded(endpoint), methods=[method]))
     return found

@@ -35,7 +35,7 @@ async def sources(request: Request) -> Response:
         return repo.sources(), repo.sync_status(), repo.team_list()
 
     report, sync, teams = await hub.call(read)
-    context = {"report": report, "sync": sync, "teams": teams}
+    context = {"report": report, "sync": sync, "teams": teams, "running": hub.jobs.running()}
     return hub.templates.page(request, "sources.html", context)
 
 

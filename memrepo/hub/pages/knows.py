@@ -6,6 +6,12 @@ hold the words as typed.
 
 Private items stay hidden until the person turns them on for the session; items from
 other people (contact scope, third-party text) sit in their own collapsed section.
+
+Each line that stands in the prompt context without any query (L0: what every prompt
+carries) is marked, and "In every prompt" narrows the list to them: the same context the
+agent gets (`MemoryRepo.context`, a preview that marks nothing used), asked once with no
+workspace and once per workspace, so a person sees what stands in every prompt without
+typing a query (issue #31).
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from starlette.responses import Response
 from memrepo.engine import MemoryRepo
 from memrepo.errors import MemrepoError
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of, session_of
-from memrepo.hub.rows import Filters, Row, entry_row, item_row, listing
-from memrepo.models import ItemFilters
+from memrepo.hub.rows import EVERY_PROMPT, Filters, Row, entry_row, item_row, listing
+from memrepo.models import ContextRequest, ItemFilters
 
 #: How many of recall's hits per workspace the list takes (it shows 200 a page).
 RECALL_DEPTH = 50
@@ -35,6 +41,9 @@ async def knows(request: Request) -> Response:
         items = repo.list_items(ItemFilters(include_private=private))
         rows += [item_row(item) for item in items]
         workspaces = sorted({row.workspace for row in rows if row.workspace})
+        standing = _standing(repo, private, workspaces)
+        for row in rows:
+            row.standing = standing.get(row.ref, "")
         found = _recalled(repo, filters.q, private, workspaces) if filters.q else {}
         return rows, found
 
@@ -63,6 +72,20 @@ def _recalled(
         for hit in result.hits:
             found[hit.ref] = max(found.get(hit.ref, 0.0), hit.relevance)
     return found
+
+
+def _standing(repo: MemoryRepo, private: bool, workspaces: list[str]) -> dict[str, str]:
+    """Where each L0 line stands, by ref: `EVERY_PROMPT` for the lines of the prompt
+    without a workspace, else the first workspace whose prompts carry it. The L0 block
+    as the agent's chat gets it (budget applied: a line the budget leaves out does not
+    stand); the engine caches L0, so a list shown again costs no rebuild."""
+    standing: dict[str, str] = {}
+    for workspace in (None, *workspaces):
+        turn = ContextRequest(workspace=workspace, include_private=private, preview=True)
+        block = repo.context(turn).block("l0")
+        for ref in block.refs if block else ():
+            standing.setdefault(ref, workspace or EVERY_PROMPT)
+    return standing
 
 
 async def toggle_private(request: Request) -> Response:

@@ -22,8 +22,10 @@ from memrepo.engine import MemoryRepo
 from memrepo.hub.forms import BadForm
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.render import link, short
+from memrepo.hub.rows import confirmable
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
+from memrepo.models.backlinks import Backlink
 
 FOLDER_PREFIX = "folder:"
 ITEM_PREFIX = ITEM_REF_PREFIX
@@ -54,11 +56,13 @@ async def memory(request: Request) -> Response:
         return why, entry, None
 
     why, entry, detail = await hub.call(read)
+    source = entry if entry is not None else detail.item if detail is not None else None
     context = {
         "ref": ref,
         "why": why,
         "entry": entry,
         "detail": detail,
+        "confirmable": source is not None and confirmable(source),
         "root": str(hub.repo.root),
         "entry_point": ENTRY_POINT,
     }
@@ -154,8 +158,17 @@ async def file(request: Request) -> Response:
     path = query_of(request).get("path")
     if path is None:
         raise BadForm("which file? the address names none (path=...)")
-    text = await hub.call(lambda repo: repo.read_text(path))
-    context = {"path": path, "lines": text.splitlines(), "root": str(hub.repo.root)}
+
+    def read(repo: MemoryRepo) -> tuple[str, list[Backlink]]:
+        return repo.read_text(path), repo.backlinks(path)
+
+    text, linked = await hub.call(read)
+    context = {
+        "path": path,
+        "lines": text.splitlines(),
+        "root": str(hub.repo.root),
+        "backlinks": linked,
+    }
     return hub.templates.page(request, "file.html", context)
 
 

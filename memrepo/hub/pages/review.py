@@ -15,9 +15,11 @@ from typing import Literal
 from starlette.requests import Request
 from starlette.responses import Response
 
+from memrepo.dreaming.openai import ENV_URL
 from memrepo.engine import MemoryRepo
 from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
+from memrepo.hub.pages.actions import dream_model
 from memrepo.hub.render import short
 from memrepo.models import ConflictBranch, CurationChange, ReviewSummary
 
@@ -41,7 +43,14 @@ async def reviews(request: Request) -> Response:
         return repo.list_reviews(), repo.conflicts(), repo.curation_log(CURATION_SHOWN)
 
     dreams, conflicts, curation = await hub.call(read)
-    context = {"dreams": dreams, "conflicts": conflicts, "curation": curation}
+    context = {
+        "dreams": dreams,
+        "conflicts": conflicts,
+        "curation": curation,
+        "model": dream_model(),
+        "model_env": ENV_URL,
+        "running": hub.jobs.running(),
+    }
     return hub.templates.page(request, "reviews.html", context)
 
 
