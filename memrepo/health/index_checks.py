@@ -14,8 +14,8 @@ from memrepo.errors import FormatError
 from memrepo.folder.refs import commits_behind
 from memrepo.formats import Document, parse
 from memrepo.health.grading import graded, plural, skipped
-from memrepo.health.index_read import IndexFacts, read_index_facts
 from memrepo.health.readings import HealthContext
+from memrepo.index.readonly import IndexFacts, read_index_facts
 from memrepo.models.health import HealthCheck
 from memrepo.recall import expiry
 from memrepo.recall.documents import indexed_path

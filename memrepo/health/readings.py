@@ -18,8 +18,8 @@ from memrepo.folder.limits import MAX_FILE_BYTES
 from memrepo.folder.lint import lint_folder
 from memrepo.folder.repo import MemoryFolder
 from memrepo.formats import Document, parse
-from memrepo.health.store_read import StoreFacts, read_store_facts
 from memrepo.health.thresholds import Thresholds
+from memrepo.items.readonly import StoreFacts, read_store_facts
 from memrepo.models import LintReport
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from memrepo.errors import FormatError
 from memrepo.folder.repo import SWARM_PREFIX, MemoryFolder
 from memrepo.formats import parse
-from memrepo.health.store_read import read_store_facts
+from memrepo.items.readonly import read_store_facts
 from memrepo.models.constants import BY_VALUES
 from memrepo.models.health import SourceCount, SourcesReport
 

@@ -1,10 +1,12 @@
-"""Counts from the memory_items database through a query-only connection.
+"""The store's read-only open: counts from the memory_items database through a query-only
+connection, for readers that must not change it (health, sources).
 
-Health and sources must not change the store, so this never goes through `ItemStore`
-(whose open migrates and switches WAL on): the file is opened only if it exists
-(`mode=rw` never creates one), with `PRAGMA query_only`, and every count is read in one
-read transaction so the numbers agree with each other. Being the last connection, its
-close removes the WAL side files SQLite made for it, leaving the directory as it was.
+It never goes through `ItemStore` (whose open migrates and switches WAL on), and it
+lives here, beside the store, so only `items/` touches SQLite: the file is opened only
+if it exists (`mode=rw` never creates one), with `PRAGMA query_only`, and every count is
+read in one read transaction so the numbers agree with each other. Being the last
+connection, its close removes the WAL side files SQLite made for it, leaving the
+directory as it was.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""What the search index says it reflects, and how many documents it holds per lane.
+"""The index's read-only open: what the search index says it reflects, and how many
+documents it holds per lane, for readers that must not change it (health).
 
 Read without `IndexStore`, whose open rebuilds a missing or damaged index and whose sync
-writes: health only looks. The metadata file is read as JSON; the Whoosh index is opened
-on read-only storage without memory maps (a file truncated under a map would kill the
-process, and a health run reads little).
+writes; it lives here so only `index/` opens Whoosh files. The metadata file is read as
+JSON; the Whoosh index is opened on read-only storage without memory maps (a file
+truncated under a map would kill the process, and a health run reads little).
 """
 
 from __future__ import annotations
