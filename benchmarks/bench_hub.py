@@ -1,5 +1,8 @@
 """The Memory Hub's pages at 10k entries: server time per page against `memrepo entries`.
 
+Every list page marks what stands in every prompt (L0) and the file page lists its
+backlinks (issue #31); `knows_every_prompt` is the list narrowed to L0.
+
 Budget (issue #19, "Speed"): on a repo of --files x --entries folder entries (10,000 by
 default, the corpus of `_common.build_repo`) plus --items memory items, every page's
 server time has p50 <= 150 ms and p95 <= 400 ms. The hub runs as `memrepo hub` does, a
@@ -63,6 +66,9 @@ def build(root: Path, files: int, entries: int, items: int) -> dict[str, str]:
                               contact_ref=f"mail:person{n}@example.com")  # fmt: skip
             else:
                 repo.remember(f"Private note {n} about the budget", by="user", private=True)
+        linked = topic_path(files // 2)
+        for n in range(3):  # backlinks for the file page to list (issue #31)
+            repo.remember(f"Component {n} is documented in [[{linked[:-3]}]]", by="user")
         repo.reindex()
         entry = repo.entries(topic_path(files // 2))[entries // 2]
         commit = repo.log(limit=1)[0].id
@@ -78,6 +84,7 @@ def pages(refs: dict[str, str], entries: int) -> dict[str, tuple[str, dict[str, 
         "knows_text_filter": ("/", {"q": "component 7"}),
         "knows_file_filter": ("/", {"file": refs["file"]}),
         "knows_last_page": ("/", {"page": str(last)}),
+        "knows_every_prompt": ("/", {"l0": "1"}),
         "memory": ("/memory", {"ref": refs["entry"]}),
         "file": ("/file", {"path": refs["file"]}),
         "history": ("/history", {}),
