@@ -138,6 +138,7 @@ def test_sync_runs_from_the_sources_page_and_shows_what_it_did(
         repo.set_remote(str(remote), confirm_private=True)
     page = open_hub(context, serve(seeded))
     nav(page, "Sources")
+    page.screenshot(path=str(shots / "hub-sources-sync.png"), full_page=True)
     page.get_by_role("button", name="Sync now").click()
     expect(page.get_by_role("heading", name="Sync done")).to_be_visible(timeout=PATIENCE_MS)
     expect(page.get_by_role("status")).to_contain_text("Synced with")
@@ -183,7 +184,7 @@ def test_dream_runs_from_the_review_page_and_says_it_has_no_model(
 
 
 def test_an_item_shows_when_a_prompt_last_carried_it(
-    serve: Serve, seeded: Path, context: BrowserContext
+    serve: Serve, seeded: Path, context: BrowserContext, shots: Path
 ) -> None:
     with MemoryRepo.open(seeded) as repo:
         repo.context(ContextRequest(include_private=True))  # a real turn marks its items used
@@ -195,6 +196,7 @@ def test_an_item_shows_when_a_prompt_last_carried_it(
     page.get_by_role("button", name="Show private items").click()
     row = page.locator(".row", has_text="My blood type is 0+")
     expect(row).to_contain_text(f"last used {day}")
+    page.screenshot(path=str(shots / "hub-knows-last-used.png"), full_page=True)
     expect(page.locator(".row", has_text="The user prefers pnpm over npm")).not_to_contain_text(
         "last used"
     )
