@@ -393,11 +393,16 @@ def serve_http(
 def run_http(
     repo: MemoryRepo, tools: MemoryTools, settings: HttpSettings, log: Log = stderr_log
 ) -> None:
-    """Blocking entry point for the CLI: check, bind, serve; closes the repo at the end."""
+    """Blocking entry point for the CLI: check, bind, serve; closes the repo at the end.
+    While it serves, the memory's daily maintenance pass is started when due."""
+    from memrepo.maintenance.background import keep_maintained
+
+    upkeep = keep_maintained(repo.root, repo.folder.state_dir)
     try:
         settings.check()
         sock = bind(settings)
         with sock:
             serve_http(tools, settings, sock, log)
     finally:
+        upkeep.set()
         repo.close()

@@ -305,8 +305,13 @@ async def serve(tools: MemoryTools) -> None:
 
 
 def run(repo: MemoryRepo, tools: MemoryTools) -> None:
-    """Blocking entry point for the CLI; closes the repo when the client is gone."""
+    """Blocking entry point for the CLI; closes the repo when the client is gone. While
+    it serves, the memory's daily maintenance pass is started when due (issue #32)."""
+    from memrepo.maintenance.background import keep_maintained
+
+    upkeep = keep_maintained(repo.root, repo.folder.state_dir)
     try:
         anyio.run(serve, tools)
     finally:
+        upkeep.set()
         repo.close()

@@ -127,3 +127,28 @@ def test_maintain_now_has_a_clock(memory_repo: MemoryRepo) -> None:
     memory_repo.maintain(now=later)
     assert memory_repo.maintenance_runs()["retention"] == later
     memory_repo.close()
+
+
+def test_a_running_mcp_server_starts_the_pass_when_it_is_due(memory_repo: MemoryRepo) -> None:
+    root = memory_repo.root
+    memory_repo.remember("The beta flag is on until yesterday", by="agent", expires=YESTERDAY)
+    memory_repo.maintain()  # the clock starts; then pretend a day went by
+    state = root / ".git" / "memrepo" / STATE_NAME
+    day_ago = time.time() - 25 * 3600
+    os.utime(state, (day_ago, day_ago))
+    memory_repo.remember("The beta flag is on until yesterday", by="agent", expires=YESTERDAY)
+    memory_repo.close()
+    env = {key: value for key, value in os.environ.items() if key != OFF}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "memrepo", "--repo", str(root), "mcp"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "beta flag" in (root / "MEMORY.md").read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "beta flag" not in (root / "MEMORY.md").read_text()
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait(timeout=30)
