@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -281,17 +282,11 @@ def _closure(names: list[str]) -> set[str]:
 
 
 def _meaning_extra() -> list[str]:
-    """The names pyproject's `meaning` extra lists, as the installed memrepo declares them."""
-    names = []
-    for line in metadata.requires("memrepo") or []:
-        req = Requirement(line)
-        if (
-            req.marker is not None
-            and req.marker.evaluate({"extra": "meaning"})
-            and not req.marker.evaluate({"extra": ""})
-        ):
-            names.append(req.name)
-    return names
+    """The names pyproject's `meaning` extra lists (the benchmarks run from a checkout,
+    whose pyproject is the definition; an installed memrepo's metadata may be older)."""
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return [Requirement(line).name for line in extras["optional-dependencies"]["meaning"]]
 
 
 def installed_mb() -> dict[str, Any]:

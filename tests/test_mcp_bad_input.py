@@ -212,6 +212,29 @@ CASES: dict[str, tuple[dict[str, Any] | None, list[tuple[dict[str, Any], str]]]]
             ({"kind": "finding", "text": "x", "task": "other"}, "task: unknown field"),
         ],
     ),
+    "memory": (
+        {"command": "view", "path": "/memories"},
+        [
+            ({}, "command: required field is missing"),
+            ({"command": "chmod", "path": "/memories"}, "command: Input should be"),
+            (
+                {"command": "create", "path": "/memories/a.md", "file_text": HUGE},
+                "file_text: String should have at most 100000",
+            ),
+            ({"command": "view", "path": "/memories/a\x00.md"}, "contains a control character"),
+            ({"command": "view", "path": "/memories", "file_text": "x"}, "is not a field of view"),
+            ({"command": "delete", "path": "/memories/nothing.md"}, "does not exist"),
+            ({"command": "rename", "old_path": "/memories", "new_path": "/memories/x"}, "Cannot"),
+        ],
+    ),
+    "memory_held": (
+        {},
+        [
+            ({"id": "abc"}, "give both `id` and `decision`"),
+            ({"id": "x", "decision": "maybe"}, "decision: Input should be 'approve' or"),
+            ({"id": "nope", "decision": "approve"}, "no held write with this id is visible"),
+        ],
+    ),
 }
 
 

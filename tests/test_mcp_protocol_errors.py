@@ -168,7 +168,7 @@ def test_a_cursor_never_given_out_is_invalid_params_on_every_list(
     errors, tools = anyio.run(go)
     assert {name: error.code for name, error in errors.items()} == dict.fromkeys(errors, -32602)
     assert all("cursor" in error.message for error in errors.values()), errors
-    assert tools == 14  # the first page, without a cursor, is whole
+    assert tools == 16  # the first page, without a cursor, is whole
 
 
 def test_a_resource_that_cannot_be_read_names_its_uri(connect: Callable[[], Any]) -> None:

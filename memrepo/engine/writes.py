@@ -26,7 +26,7 @@ from memrepo.folder.repo import EntryWrite
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.index.dates import DUE_FORMS, due_day
-from memrepo.items.curation import DUE_STORE
+from memrepo.items.due import DUE_STORE
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.layout import (
     ENTRY_POINT,

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from memrepo.errors import EntryNotFound, InvalidArgument, UndoConflict
 from memrepo.items._rows import from_ms, to_ms
 from memrepo.items._tx import SCOPE_KEY, Tx
+from memrepo.items.due import due_date
 from memrepo.items.writer import ItemWriter
 from memrepo.models.dream import CurationChange, CurationReport, RecentNote
 from memrepo.models.items import ItemFilters, MemoryItem
@@ -40,7 +41,6 @@ MAX_SEARCHES = 20
 EVIDENCE_WINDOW = timedelta(days=30)
 BEFORE_DUE = timedelta(days=7)
 GRACE = timedelta(days=1)
-DUE_STORE = "due"
 
 DONE_WORDS = frozenset([
     "done", "sent", "shipped", "finished", "completed", "delivered", "submitted", "merged",
@@ -84,19 +84,6 @@ class NotesEvidence:
 
 def fingerprint(item_id: str) -> str:
     return f"{OP}:{item_id}"
-
-
-def due_date(item: MemoryItem) -> date | None:
-    """The commitment's due date from its source_ref aliases, if it has one."""
-    if item.source_ref is None:
-        return None
-    for alias in item.source_ref.aliases:
-        if alias.store == DUE_STORE:
-            try:
-                return date.fromisoformat(alias.id)
-            except ValueError:
-                return None
-    return None
 
 
 def expire_commitments(

@@ -36,7 +36,7 @@ from memrepo.errors import FormatError, StoreError
 from memrepo.folder.paths import link_target, resolve_link
 from memrepo.folder.repo import MemoryFolder, make_ref
 from memrepo.formats import Document, Entry, parse
-from memrepo.items.curation import due_date
+from memrepo.items.due import due_date
 from memrepo.layout import ENTRY_POINT, workspace_file
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.models.prompt_context import ContextLine

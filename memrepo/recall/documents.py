@@ -15,7 +15,7 @@ from memrepo.errors import FormatError
 from memrepo.folder.repo import make_ref
 from memrepo.formats import parse
 from memrepo.index import IndexDoc
-from memrepo.items.curation import due_date
+from memrepo.items.due import due_date
 from memrepo.layout import (
     SWARM_DIR,
     split_note_path,

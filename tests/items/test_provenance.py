@@ -11,7 +11,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from memrepo.items import ItemStore, ItemWriter
-from memrepo.items.curation import NotesEvidence, curation_log, due_date, expire_commitments
+from memrepo.items.curation import NotesEvidence, curation_log, expire_commitments
+from memrepo.items.due import due_date
 from memrepo.models.dream import RecentNote
 from memrepo.models.items import SourceRef, SourceRefAlias
 
