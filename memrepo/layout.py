@@ -38,6 +38,9 @@ __all__ = [
 ENTRY_POINT = "MEMORY.md"
 #: One file per workspace: `workspaces/<slug>.md` (its entries are that workspace's).
 WORKSPACE_DIR = "workspaces/"
+#: What dreaming remembers between runs, in the state folder (`memrepo.dreaming.state`);
+#: an export carries it so a restore does not propose what a person already rejected.
+DREAM_STATE = "dream.json"
 #: Swarm folders (docs/architecture.md §10): written by swarm notes only.
 SWARM_DIR = "swarms/"
 #: The note files of a swarm folder (its README.md describes it, and is no note).

@@ -78,6 +78,13 @@ def _export(args: argparse.Namespace) -> int:
     if result.uncommitted:
         names = ", ".join(result.uncommitted)
         print(f"memrepo: not in the export (uncommitted edits): {names}", file=sys.stderr)
+    if result.private_left_out:
+        private = count(result.private_left_out, "private item", "private items")
+        print(
+            f"memrepo: not in the export: {private} (add --encrypt --include-private "
+            "to carry them)",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -18,9 +18,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from memrepo.errors import DreamError
+from memrepo.layout import DREAM_STATE
 from memrepo.statefile import read_state, write_state
 
-STATE_NAME = "dream.json"
+STATE_NAME = DREAM_STATE
 
 
 class LastDream(BaseModel):

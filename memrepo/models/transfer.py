@@ -28,6 +28,9 @@ class ExportResult(Frozen):
     entries: int = 0
     items: int = 0
     uncommitted: tuple[str, ...] = ()
+    #: Active private items this export leaves out (`include_private` brings them,
+    #: encrypted): said so a person never thinks a backup holds what it does not.
+    private_left_out: int = 0
 
 
 class RestoreResult(Frozen):

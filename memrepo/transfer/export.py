@@ -22,7 +22,7 @@ from memrepo import progress as reporting
 from memrepo.errors import InvalidArgument, TargetExists
 from memrepo.hygiene import redact_secrets
 from memrepo.items.dump import dump_rows
-from memrepo.layout import workspace_of
+from memrepo.layout import DREAM_STATE, workspace_of
 from memrepo.models.items import ItemFilters, MemoryItem
 from memrepo.models.transfer import ExportFormat, ExportResult
 from memrepo.transfer import gitcli
@@ -37,6 +37,9 @@ SECTION_MANIFEST = "manifest"
 SECTION_BUNDLE = "bundle"
 SECTION_ITEMS = "items"
 SECTION_CONFIG = "config"
+#: What dreaming remembers (`.git/memrepo/dream.json`: rejected and undone changes, never
+#: proposed again), carried as it is; optional, so older exports restore too.
+SECTION_DREAM = "dream"
 _CREDENTIAL_KEY = re.compile(
     r"(?:^|[_-])(?:credentials?|password|passphrase|secret|token|auth|api[_-]?key)$", re.IGNORECASE
 )
@@ -110,6 +113,9 @@ def export_repo(
             writer.add_file(SECTION_BUNDLE, bundle)
             writer.add_file(SECTION_ITEMS, items_file)
             writer.add_bytes(SECTION_CONFIG, json.dumps(safe_config(repo)).encode("utf-8"))
+            dream = repo.folder.state_dir / DREAM_STATE
+            if dream.is_file():
+                writer.add_file(SECTION_DREAM, dream)
             writer.close()
     return ExportResult(
         path=str(target),
@@ -122,7 +128,14 @@ def export_repo(
         commits=commits,
         items=items,
         uncommitted=(*uncommitted.modified, *uncommitted.added, *uncommitted.deleted),
+        private_left_out=0 if include_private else _private_count(repo),
     )
+
+
+def _private_count(repo: MemoryStores) -> int:
+    """Active private items, which an export without `include_private` leaves out."""
+    store = repo.items.store
+    return store.count(ItemFilters(include_private=True)) - store.count(ItemFilters())
 
 
 def check_target(target: Path, force: bool) -> None:
@@ -215,6 +228,7 @@ def _export_jsonl(repo: MemoryStores, target: Path) -> ExportResult:
         head=head,
         entries=entries,
         items=items,
+        private_left_out=_private_count(repo),
     )
 
 

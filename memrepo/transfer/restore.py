@@ -31,12 +31,14 @@ from memrepo.errors import (
 from memrepo.folder.repo import STATE_DIR, MemoryFolder
 from memrepo.items import ItemStore
 from memrepo.items.dump import load_rows
+from memrepo.layout import DREAM_STATE
 from memrepo.models.transfer import RestoreResult
 from memrepo.transfer import gitcli
 from memrepo.transfer.archive import Header, read_sections
 from memrepo.transfer.export import (
     SECTION_BUNDLE,
     SECTION_CONFIG,
+    SECTION_DREAM,
     SECTION_ITEMS,
     SECTION_MANIFEST,
 )
@@ -63,6 +65,7 @@ def restore_archive(
         items = _items(sections[SECTION_ITEMS])
         built = staging / "repo"
         head, branches = _build(sections[SECTION_BUNDLE], built, manifest, config, items)
+        _restore_dream_state(sections.get(SECTION_DREAM), built / ".git" / STATE_DIR)
         os.replace(built, target)
     return RestoreResult(
         root=str(target), head=head, branches=branches, items=len(items[1]), encrypted=encrypted
@@ -119,6 +122,16 @@ def _build(
         raise ArchiveCorrupt(f"the export's history is not a memory repo: {exc}") from exc
     save_config(state_dir, config)
     return branches[branch], len(branches)
+
+
+def _restore_dream_state(section: Path | None, state_dir: Path) -> None:
+    """Dreaming's memory (rejected and undone changes) as the export carried it; an
+    export without it (made before it was carried) starts afresh. It is checked to be a
+    JSON object, so a damaged one fails the restore before anything is moved into place."""
+    if section is None:
+        return
+    _json_section(section, "dream state")
+    shutil.copyfile(section, state_dir / DREAM_STATE)
 
 
 def _refuse_links(built: Path, branch: str) -> None:
