@@ -264,15 +264,27 @@ def _events_of(
                 after.setdefault(entry_id, _Seen(change.path, new))
         if any(entry_id not in olds for entry_id in news):
             renamed.update(_rewordings(old_doc, new_doc, followed))
+    # A rewording replaced one version of the entry by another: one "changed" event. When
+    # the walk already follows the older version (an undone rewording redone: both texts
+    # are this entry's), its removal is that same change, not a second event (issue #31).
+    reworded = {
+        entry_id: renamed[entry_id]
+        for entry_id in followed
+        if entry_id in renamed and entry_id in after and entry_id not in before
+    }
+    replaced = {previous.id for previous in reworded.values()}
     out: list[EntryEvent] = []
     for entry_id in sorted(followed):
         old_seen, new_seen = before.get(entry_id), after.get(entry_id)
-        if new_seen is not None and old_seen is None and entry_id in renamed:
-            previous = renamed[entry_id]
+        if entry_id in reworded:
+            previous = reworded[entry_id]
             followed.add(previous.id)
+            assert new_seen is not None
             out.append(_event(commit, "changed", new_seen, previous_text=previous.text))
         elif new_seen is not None and old_seen is None:
             out.append(_event(commit, "added", new_seen))
+        elif new_seen is None and old_seen is not None and entry_id in replaced:
+            continue
         elif new_seen is None and old_seen is not None:
             out.append(_event(commit, "removed", old_seen))
         elif new_seen is not None and old_seen is not None and old_seen.path != new_seen.path:

@@ -14,6 +14,7 @@ from memrepo.errors import EntryNotFound, FeedbackRefused
 
 Git = Callable[..., str]
 CommitCount = Callable[..., int]
+Run = Callable[..., tuple[int, str, str]]
 
 
 def _commit_by_hand(git: Git, root: Path, message: str) -> str:
@@ -212,3 +213,41 @@ def test_feedback_reaches_the_workspaces_l0(memory_repo: MemoryRepo) -> None:
     [l0] = [block for block in mine.blocks if block.name == "l0"]
     assert "Show diffs instead of summarising them" in l0.text
     assert "Show diffs" not in other.text
+
+
+def test_a_hand_rewording_undone_and_redone_is_one_change_per_commit(
+    memory_repo: MemoryRepo, git: Git, cli_in: Callable[..., Run]
+) -> None:
+    """Issue #31: the undo and the redo of a person's rewording each showed as "Removed"
+    and "Changed" in the same commit; `why` (and the Hub, which reads the same events)
+    must show one change per commit, each commit once."""
+    run = cli_in(memory_repo.root)
+    written = memory_repo.remember("The editor is vim")
+    root = memory_repo.root
+    memory = root / "MEMORY.md"
+    memory.write_text(memory.read_text(encoding="utf-8").replace("vim", "emacs"), encoding="utf-8")
+    memory_repo.remember("Tea over coffee")  # commits the hand edit as the person's own
+    edit = git(root, "log", "-1", "--format=%H", "--grep=Memrepo-Origin: edit").strip()
+    undone = memory_repo.undo(edit)
+    redone = memory_repo.undo(undone.commit)
+    current = next(e for e in memory_repo.entries("MEMORY.md") if "editor" in e.text)
+    assert current.text == "The editor is emacs"
+
+    code, out, _ = run("why", current.ref)
+
+    assert code == 0
+    lines = out.splitlines()[1:]
+    assert written.commit is not None
+    shown = [(line.split(" ")[1], line.split("commit ")[1][:8]) for line in lines]
+    assert shown == [
+        ("Added", written.commit[:8]),
+        ("Changed", edit[:8]),
+        ("Changed", undone.commit[:8]),
+        ("Changed", redone.commit[:8]),
+    ]
+    assert lines[1].endswith("was “The editor is vim”")
+    assert lines[2].endswith("was “The editor is emacs”")
+    assert lines[3].endswith("was “The editor is vim”")
+    # every commit `why` names is one git itself lists on main, and names it once
+    on_main = git(root, "log", "--format=%H").split()
+    assert all(any(c.startswith(short) for c in on_main) for _, short in shown)
