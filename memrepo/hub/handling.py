@@ -118,10 +118,16 @@ def query_of(request: Request) -> Form:
 
 
 def done(
-    request: Request, text: str, *, undo: str | None = None, kind: FlashKind = "done"
+    request: Request,
+    text: str,
+    *,
+    undo: str | None = None,
+    kind: FlashKind = "done",
+    link: tuple[str, str] | None = None,
 ) -> Response:
-    """Leave a message for the next page and go back where the form said (or `/`)."""
-    session_of(request).flashes.append(Flash(kind, text, undo))
+    """Leave a message for the next page (with the commit to undo and a page to open)
+    and go back where the form said (or `/`)."""
+    session_of(request).flashes.append(Flash(kind, text, undo, link))
     back = form_of(request).local_path("back")
     return RedirectResponse(back, status_code=303)
 

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from memrepo.hub.sessions import Session
+from memrepo.models.recall import due_label
 
 SHORT = 10
 #: The navigation: (path, label); each is a page of its own.
@@ -81,6 +82,7 @@ class Templates:
         self.env.filters["short"] = short
         self.env.filters["when"] = when
         self.env.filters["number"] = number
+        self.env.filters["due"] = due_label
         self.env.globals["link"] = link
         self.env.globals["nav"] = NAV
 

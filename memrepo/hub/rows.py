@@ -17,6 +17,7 @@ from typing import Literal
 from memrepo.hub.forms import BadForm, Form
 from memrepo.layout import workspace_of
 from memrepo.models import EntryView, MemoryItem
+from memrepo.models.recall import due_label
 
 PAGE_SIZE = 200
 SHORT = 10
@@ -37,6 +38,8 @@ MAX_FILTER_CHARS = 300
 USER_WORD = frozenset({"user_stated", "user_confirmed"})
 #: `Row.standing` of a line every prompt carries, whatever the workspace.
 EVERY_PROMPT = "every prompt"
+#: The source alias store a memory item keeps its due day in (`items.curation.DUE_STORE`).
+ITEM_DUE_STORE = "due"
 
 
 @dataclass(slots=True)
@@ -109,6 +112,15 @@ def confirmable(source: EntryView | MemoryItem) -> bool:
     return source.source not in USER_WORD or source.tainted
 
 
+def due_of(source: EntryView | MemoryItem) -> str | None:
+    """A commitment's due day (YYYY-MM-DD) as the memory records it: a folder line's
+    `due` metadata, a memory item's `due` source alias; None when it has none."""
+    if isinstance(source, EntryView):
+        return source.metadata.get("due") or None
+    aliases = source.source_ref.aliases if source.source_ref is not None else ()
+    return next((alias.id for alias in aliases if alias.store == ITEM_DUE_STORE), None)
+
+
 def entry_row(entry: EntryView) -> Row:
     meta = entry.metadata
     by = meta.get("by", "user").strip().casefold() or "user"  # a line without `by` is a person's
@@ -138,6 +150,8 @@ def _entry_tags(entry: EntryView, trust: str) -> tuple[str, ...]:
         tags.append("uncommitted")
     if "expires" in meta:
         tags.append(f"expires {meta['expires']}")
+    if meta.get("due"):
+        tags.append(f"due {due_label(meta['due'])}")
     return tuple(tags)
 
 
@@ -149,7 +163,8 @@ def _item_tags(item: MemoryItem) -> tuple[str, ...]:
         (item.privacy == "private", "private"),
         (item.pinned, "pinned"),
     )
-    return tuple(tag for on, tag in named if on)
+    due = due_of(item)
+    return tuple(tag for on, tag in named if on) + ((f"due {due_label(due)}",) if due else ())
 
 
 @functools.lru_cache(maxsize=4096)

@@ -3,6 +3,10 @@
 The socket is bound before the app is built, so the gate's Host and Origin rules know
 the real port (`--port 0` picks a free one). The URL carries a one-time token; the
 browser opens it unless told not to. Ctrl-C stops the server and closes the repo.
+
+While it serves, the memory is kept maintained: every hour the hub looks whether the
+daily maintenance pass is due and, when it is, starts it in a process of its own
+(`memrepo.maintenance.background`, as `memrepo mcp` does; issue #32).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from memrepo.engine import MemoryRepo
 from memrepo.hub.app import Hub, build_app
+from memrepo.maintenance.background import keep_maintained
 from memrepo.serving import ReadyServer, bind_tcp, quiet_config
 
 HOST = "127.0.0.1"
@@ -71,9 +76,11 @@ def run_hub(
                     webbrowser.open(url)
 
             server, hub = server_for(repo, sock, ready, log)
+            upkeep = keep_maintained(repo.root, repo.folder.state_dir)
             try:
                 server.run(sockets=[sock])
             finally:
+                upkeep.set()
                 hub.workers.close()
             log("stopped")
     finally:

@@ -34,12 +34,14 @@ FlashKind = Literal["done", "error"]
 
 @dataclass(frozen=True, slots=True)
 class Flash:
-    """A one-time message shown on the next page: what an action did, and the commit a
-    person may undo it with."""
+    """A one-time message shown on the next page: what an action did, the commit a
+    person may undo it with, and the page it made."""
 
     kind: FlashKind
     text: str
     undo: str | None = None
+    #: A page the message points to, as (label, address): the memory a write landed as.
+    link: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)

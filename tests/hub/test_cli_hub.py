@@ -1,6 +1,7 @@
 """`memrepo hub` as a person runs it: a real process that prints a one-time address on
-stdout, serves it, and stops on Ctrl-C. (Its registration in `memrepo.cli` is one line
-the CLI's owner adds; until then the module's own `register` builds the parser.)"""
+stdout, serves it, keeps the memory maintained while it runs, and stops on Ctrl-C.
+(Its registration in `memrepo.cli` is one line the CLI's owner adds; until then the
+module's own `register` builds the parser.)"""
 
 from __future__ import annotations
 
@@ -9,12 +10,17 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from datetime import date, timedelta
 from pathlib import Path
 
 import httpx2
 import pytest
 
+from memrepo import MemoryRepo
 from memrepo.cli import hub as cli_hub
+from memrepo.maintenance.background import OFF
+from memrepo.maintenance.state import STATE_NAME
 
 pytestmark = pytest.mark.integration
 
@@ -29,6 +35,13 @@ LAUNCH = (
     "sys.exit(args.handler(args))\n"
 )
 PATIENCE = 60.0
+#: The hub alone, without the CLI (which starts a due pass itself beside any command).
+SERVE_ONLY = (
+    "import sys\n"
+    "from memrepo import MemoryRepo\n"
+    "from memrepo.hub.serve import run_hub\n"
+    "run_hub(MemoryRepo.open(sys.argv[1]), port=0, open_browser=False)\n"
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -77,3 +90,42 @@ def test_hub_prints_a_one_time_address_serves_it_and_stops_on_ctrl_c(root: Path)
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+@pytest.mark.slow
+def test_a_running_hub_starts_the_daily_pass_when_it_is_due(root: Path) -> None:
+    expired = (date.today() - timedelta(days=2)).isoformat()
+    with MemoryRepo.open(root) as repo:
+        repo.maintain()  # the clock starts; then pretend a day went by
+        repo.remember("The beta banner is on until launch", by="agent", expires=expired)
+    state = root / ".git" / "memrepo" / STATE_NAME
+    day_ago = time.time() - 25 * 3600
+    os.utime(state, (day_ago, day_ago))
+    env = {key: value for key, value in os.environ.items() if key != OFF}
+    env["PYTHONPATH"] = str(PROJECT)
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE_ONLY, str(root)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + PATIENCE
+        memory = root / "MEMORY.md"
+        while "beta banner" in memory.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "beta banner" not in memory.read_text()  # no person typed anything
+        log = subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%B"],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        assert "Memrepo-Origin: maintenance" in log, log
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=PATIENCE) == 0
+        assert process.stderr is not None
+        assert "Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        if process.stderr is not None:
+            process.stderr.close()

@@ -17,11 +17,20 @@ HUB = Path(memrepo.__file__).parent / "hub"
 #: the hub shares with `memrepo mcp --http`; memrepo.layout only names where things live
 #: and how refs are spelled (pure, no store); memrepo.progress is the channel long work
 #: reports on (it imports nothing of ours); memrepo.dreaming.openai is the dream model
-#: `memrepo dream --model` uses, an HTTP client to the model that reaches no store.
+#: `memrepo dream --model` uses, an HTTP client to the model that reaches no store;
+#: memrepo.index.dates reads the words of a due date (pure: `re` and `datetime` only),
+#: as `remember --due` does, until the engine's `edit` takes a due date itself.
 ALLOWED_OURS = (
     "memrepo.engine", "memrepo.models", "memrepo.errors", "memrepo.hub", "memrepo.serving",
-    "memrepo.layout", "memrepo.progress", "memrepo.dreaming.openai",
+    "memrepo.layout", "memrepo.progress", "memrepo.dreaming.openai", "memrepo.index.dates",
 )  # fmt: skip
+#: What one file may do beyond the rule, and why. serve.py starts the daily maintenance
+#: pass while the hub runs, as `memrepo mcp` does (issue #32): the background start
+#: launches a process of its own, and wants the repo's state folder, which the engine
+#: exposes only through `repo.folder`.
+EXCEPTIONS = {
+    "serve.py": ("imports memrepo.maintenance.background", "reaches .folder"),
+}
 FOREIGN_STORES = ("pygit2", "sqlite3", "whoosh", "subprocess")
 #: A result's `store` field ("folder" / "items") is fine; `repo.items.store` is caught at `.items`.
 SERVICES = frozenset({"folder", "items", "searcher", "swarms", "context_builder"})
@@ -64,7 +73,9 @@ def test_memrepo_hub_calls_memory_repo_only() -> None:
     files = sorted(HUB.rglob("*.py"))
     assert len(files) >= 8
     for path in files:
-        assert problems(path.read_text(encoding="utf-8")) == [], path.relative_to(HUB)
+        allowed = EXCEPTIONS.get(str(path.relative_to(HUB)), ())
+        found = problems(path.read_text(encoding="utf-8"))
+        assert [p for p in found if not p.endswith(allowed)] == [], path.relative_to(HUB)
 
 
 def test_templates_and_static_load_nothing_from_elsewhere() -> None:

@@ -1,9 +1,10 @@
 """One memory: its text and metadata, where it came from (`why`), and what a person can
 do about it, each button one `MemoryRepo` verb as the CLI calls it:
 
-- edit: `edit(ref, text=...)`, a new commit (the CLI's `memrepo edit REF --text`); for
-  a memory item `revise_item(ref, text)`, a user_stated revision that supersedes it
-  (`memrepo items edit`, reference §5a);
+- edit: `edit(ref, text=..., metadata=...)`, a new commit (the CLI's `memrepo edit REF
+  --text`), its due date given in the words `remember --due` takes (a folder line's
+  `due` metadata, as a day; issue #32); for a memory item `revise_item(ref, text)`,
+  a user_stated revision that supersedes it (`memrepo items edit`, reference §5a);
 - confirm: `confirm(ref)` (`memrepo confirm`): the agent's inference becomes the
   person's word;
 - pin: a folder entry is moved to MEMORY.md, which every prompt carries (`memrepo move
@@ -15,14 +16,18 @@ do about it, each button one `MemoryRepo` verb as the CLI calls it:
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from memrepo.engine import MemoryRepo
-from memrepo.hub.forms import BadForm
+from memrepo.errors import InvalidArgument
+from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.render import link, short
-from memrepo.hub.rows import confirmable
+from memrepo.hub.rows import confirmable, due_of
+from memrepo.index.dates import DUE_FORMS, due_day
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
 from memrepo.models.backlinks import Backlink
@@ -63,6 +68,8 @@ async def memory(request: Request) -> Response:
         "entry": entry,
         "detail": detail,
         "confirmable": source is not None and confirmable(source),
+        "due": due_of(source) if source is not None else None,
+        "due_forms": DUE_FORMS,
         "root": str(hub.repo.root),
         "entry_point": ENTRY_POINT,
     }
@@ -84,6 +91,7 @@ async def edit(request: Request) -> Response:
     gone = form.get("unset_key")
     if gone is not None:
         metadata[gone] = None
+    metadata.update(_due_change(form))
     result = await hub_of(request).call(
         lambda repo: repo.edit(ref, text=text, metadata=metadata or None)
     )
@@ -93,6 +101,24 @@ async def edit(request: Request) -> Response:
     return _to_memory(
         request, result.ref, f"Edited in {short(result.commit)}{redacted}.", result.commit
     )
+
+
+def _due_change(form: Form) -> dict[str, str | None]:
+    """The `due` metadata the form changes: the day its words name (the words `remember
+    --due` takes, looking forward from today), None to remove it when the field was
+    emptied, nothing when it says what it said; InvalidArgument (nothing written) for
+    words that name no day."""
+    if form.raw("due") is None:
+        return {}
+    said, was = form.get("due"), form.get("due_was")
+    if said is None:
+        return {"due": None} if was else {}
+    if said == was:
+        return {}
+    day = due_day(said, datetime.now(UTC).date())
+    if day is None:
+        raise InvalidArgument(f"due {said!r}: give {DUE_FORMS}")
+    return {} if day.isoformat() == was else {"due": day.isoformat()}
 
 
 async def _revise(request: Request, ref: str, text: str) -> Response:

@@ -1,15 +1,22 @@
-"""Review: what a dream left for the person (per-entry changes with reasons, accept all
-or some, reject) and the losing sides of sync merges (both versions of each file).
+"""Review: the agent's writes waiting for approval, what a dream left for the person
+(per-entry changes with reasons, accept all or some, reject), the losing sides of sync
+merges (both versions of each file), and what the maintenance pass removed.
 
-Every button is one verb: `accept_review(name, ops)` (operations not ticked are
-rejected for good, as `memrepo review accept NAME --op N` does), `reject_review(name)`,
-`undo_curation(id)` for a commitment a dream closed (listed by `curation_log`),
+Every button is one verb: `approve_write(id)` / `reject_write(id)` for a held agent
+write (`memrepo approve` / `reject`; reference §8.7), `accept_review(name, ops)`
+(operations not ticked are rejected for good, as `memrepo review accept NAME --op N`
+does), `reject_review(name)`, `undo_curation(id)` for a commitment a dream closed
+(listed by `curation_log`),
 `resolve_conflict(name, keep)` for a sync conflict branch ("Keep main's" / "Keep this
-version", as `memrepo conflicts keep NAME --side main|theirs` does).
+version", as `memrepo conflicts keep NAME --side main|theirs` does), `undo(commit)` for
+a maintenance commit (the agent's expired lines and done commitments it removed; issue
+#32), found in main's recent history by its `Memrepo-Origin: maintenance` trailer.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from starlette.requests import Request
@@ -20,11 +27,53 @@ from memrepo.engine import MemoryRepo
 from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.pages.actions import dream_model
-from memrepo.hub.render import short
-from memrepo.models import ConflictBranch, CurationChange, ReviewSummary
+from memrepo.hub.render import link, short
+from memrepo.models import CommitInfo, ConflictBranch, CurationChange, ReviewSummary, WriteResult
 
 MAX_NAME = 200
 CURATION_SHOWN = 50
+#: How far back in main's history Review looks for maintenance commits (and their undos).
+HISTORY_SCANNED = 500
+MAINTENANCE_SHOWN = 20
+#: The origin trailer of the maintenance pass's commits (`memrepo.maintenance.run`).
+MAINTENANCE_ORIGIN = "maintenance"
+HELD_ID_CHARS = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One held agent write as Review lists it (`MemoryRepo.held_writes()`)."""
+
+    id: str
+    text: str
+    workspace: str | None
+    task_id: str | None
+    by: str
+    why: str
+    held_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Upkeep:
+    """One maintenance commit as Review shows it: the lines it removed and, once undone,
+    the commit that undid it."""
+
+    commit: CommitInfo
+    removed: tuple[str, ...]
+    undone_by: str | None
+
+
+def upkeep(history: list[CommitInfo]) -> list[Upkeep]:
+    """The maintenance commits of `history` (newest first), each with what it removed
+    (its message lists one `- text` line each) and the commit that undid it, if any."""
+    undone = {c.undoes: c.id for c in history if c.undoes}
+    found = []
+    for c in history:
+        if c.origin != MAINTENANCE_ORIGIN:
+            continue
+        removed = tuple(line[2:] for line in c.message.splitlines() if line.startswith("- "))
+        found.append(Upkeep(c, removed, undone.get(c.id)))
+    return found[:MAINTENANCE_SHOWN]
 
 
 def _name(form: Form, prefix: str) -> str:
@@ -39,11 +88,28 @@ async def reviews(request: Request) -> Response:
 
     def read(
         repo: MemoryRepo,
-    ) -> tuple[list[ReviewSummary], list[ConflictBranch], list[CurationChange]]:
-        return repo.list_reviews(), repo.conflicts(), repo.curation_log(CURATION_SHOWN)
+    ) -> tuple[
+        list[Waiting],
+        list[ReviewSummary],
+        list[ConflictBranch],
+        list[CurationChange],
+        list[Upkeep],
+    ]:
+        return (
+            [
+                Waiting(w.id, w.text, w.workspace, w.task_id, w.by, w.why, w.held_at)
+                for w in repo.held_writes()
+            ],
+            repo.list_reviews(),
+            repo.conflicts(),
+            repo.curation_log(CURATION_SHOWN),
+            upkeep(repo.log(limit=HISTORY_SCANNED)),
+        )
 
-    dreams, conflicts, curation = await hub.call(read)
+    held, dreams, conflicts, curation, maintained = await hub.call(read)
     context = {
+        "held": held,
+        "maintained": maintained,
         "dreams": dreams,
         "conflicts": conflicts,
         "curation": curation,
@@ -101,6 +167,41 @@ async def undo_curation(request: Request) -> Response:
     )
 
 
+def _held_id(form: Form) -> str:
+    picked = form.get("id")
+    if picked is None or len(picked) > 40 or not set(picked) <= HELD_ID_CHARS:
+        raise BadForm(f"{picked!r} is not a held write's id")
+    return picked
+
+
+async def approve(request: Request) -> Response:
+    held_id = _held_id(form_of(request))
+    result = await hub_of(request).call(lambda repo: repo.approve_write(held_id))
+    return _landed(request, held_id, result)
+
+
+def _landed(request: Request, held_id: str, result: WriteResult) -> Response:
+    """What an approved write did, in a person's words, with the commit to undo and a
+    link to the memory it landed as."""
+    if result.status != "written" or result.ref is None:
+        why = (result.reason or result.status).replace("_", " ")
+        text = f"Approved held:{held_id}, but nothing was written ({why})."
+        return done(request, text, kind="error")
+    where = f"in commit {short(result.commit)}" if result.commit else "as a memory item"
+    return done(
+        request,
+        f"Approved held:{held_id}: it landed as the agent's write {where}.",
+        undo=result.commit,
+        link=("Open the memory", link("/memory", ref=result.ref)),
+    )
+
+
+async def reject_held(request: Request) -> Response:
+    held_id = _held_id(form_of(request))
+    write = await hub_of(request).call(lambda repo: repo.reject_write(held_id))
+    return done(request, f"Rejected held:{write.id}: nothing was written ({write.text}).")
+
+
 async def conflict(request: Request) -> Response:
     hub = hub_of(request)
     name = _name(query_of(request), "sync/")
@@ -128,6 +229,8 @@ async def keep_conflict(request: Request) -> Response:
 
 ROUTES: list[tuple[str, Endpoint, str]] = [
     ("/review", reviews, "GET"),
+    ("/review/held/approve", approve, "POST"),
+    ("/review/held/reject", reject_held, "POST"),
     ("/review/dream", dream, "GET"),
     ("/review/accept", accept, "POST"),
     ("/review/reject", reject, "POST"),

@@ -1,6 +1,7 @@
-"""Settings: each workspace's memory on/off and privacy mode, and the confirmed remote
-(`set_workspace`, `set_remote(url, confirm_private=...)`, `remove_remote`); all of it is
-local config, never pushed."""
+"""Settings: each workspace's memory on/off, privacy mode and which of the agent's
+writes wait for approval (issue #32), and the confirmed remote (`set_workspace`,
+`set_remote(url, confirm_private=...)`, `remove_remote`); all of it is local config,
+never pushed."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from memrepo.hub.rows import entry_row
 from memrepo.models import ItemFilters, RemoteInfo, TeamInfo
 
 PRIVACY = ("normal", "strict", "disabled")
+#: Which of the agent's writes wait for a person (`WorkspaceSettings.approval`).
+APPROVAL = ("none", "background", "all")
 MAX_NAME = 100
 
 
@@ -25,6 +28,7 @@ class WorkspaceView:
     memory_on: bool
     enabled: bool
     privacy: str
+    approval: str
 
 
 async def settings(request: Request) -> Response:
@@ -39,11 +43,19 @@ async def settings(request: Request) -> Response:
         views = []
         for name in sorted(names):
             found = repo.config.workspace(name)
-            views.append(WorkspaceView(name, found.memory_on, found.enabled, found.privacy))
+            views.append(
+                WorkspaceView(name, found.memory_on, found.enabled, found.privacy, found.approval)
+            )
         return views, repo.remote(), repo.team_list()
 
     workspaces, remote, teams = await hub.call(read)
-    context = {"workspaces": workspaces, "remote": remote, "teams": teams, "privacy": PRIVACY}
+    context = {
+        "workspaces": workspaces,
+        "remote": remote,
+        "teams": teams,
+        "privacy": PRIVACY,
+        "approval": APPROVAL,
+    }
     return hub.templates.page(request, "settings.html", context)
 
 
@@ -54,12 +66,17 @@ async def workspace(request: Request) -> Response:
         raise BadForm(f"a workspace name has at most {MAX_NAME} characters")
     memory = form.choice("memory", ("on", "off"))
     privacy = form.choice("privacy", PRIVACY)
+    approval = form.choice("approval", APPROVAL)
     on = None if memory is None else memory == "on"
     saved = await hub_of(request).call(
-        lambda repo: repo.set_workspace(name, memory=on, privacy=privacy)
+        lambda repo: repo.set_workspace(name, memory=on, privacy=privacy, approval=approval)
     )
     state = "on" if saved.memory_on else "off"
-    return done(request, f"Workspace {name}: memory {state}, privacy {saved.privacy}.")
+    return done(
+        request,
+        f"Workspace {name}: memory {state}, privacy {saved.privacy}, "
+        f"agent writes held: {saved.approval}.",
+    )
 
 
 async def remote(request: Request) -> Response:
