@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
@@ -36,6 +38,8 @@ def register(commands: Subparsers) -> None:
             "memrepo dream",
             "memrepo dream --dry-run",
             "memrepo dream --model http://127.0.0.1:8080/v1 --json",
+            'memrepo dream --note "Sent the Q3 report to Ana" --workspace "Web shop"',
+            "memrepo dream --notes notes.txt",
         ],
     )
     dream.add_argument(
@@ -46,6 +50,22 @@ def register(commands: Subparsers) -> None:
     )
     dream.add_argument(
         "--dry-run", action="store_true", help="show what would change, change nothing"
+    )
+    dream.add_argument(
+        "--note",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="a recent task note (evidence that a commitment is done); repeatable",
+    )
+    dream.add_argument(
+        "--notes", metavar="FILE", help="recent task notes, one per line ('-': standard input)"
+    )
+    dream.add_argument(
+        "--workspace",
+        metavar="W",
+        help="the workspace the notes come from: evidence for its commitments and the "
+        "global ones only",
     )
     _add_review(commands)
 
@@ -86,8 +106,21 @@ def _dream(args: argparse.Namespace) -> int:
         from memrepo.dreaming.openai import OpenAIModel
 
         model = OpenAIModel.from_env(args.model)
-    report = open_repo(args).dream(model=model, dry_run=args.dry_run)
+    from memrepo.models.dream import RecentNote
+
+    texts = [*args.note, *(_note_lines(args.notes) if args.notes else [])]
+    notes = [RecentNote(text=text, workspace=args.workspace) for text in texts]
+    report = open_repo(args).dream(model=model, dry_run=args.dry_run, recent_notes=notes)
     return emit(args, report, _report_text)
+
+
+def _note_lines(path: str) -> list[str]:
+    """The non-blank lines of a notes file (or standard input)."""
+    if path == "-":
+        text = sys.stdin.read()
+    else:  # a byte that is not UTF-8 costs only the character it stands for
+        text = Path(path).expanduser().read_bytes().decode("utf-8", "replace")
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def _report_text(report: DreamReport) -> str:

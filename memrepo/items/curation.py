@@ -32,6 +32,7 @@ from memrepo.items._rows import from_ms, to_ms
 from memrepo.items._tx import SCOPE_KEY, Tx
 from memrepo.items.due import due_date
 from memrepo.items.writer import ItemWriter
+from memrepo.layout import workspace_slug
 from memrepo.models.dream import CurationChange, CurationReport, RecentNote
 from memrepo.models.items import ItemFilters, MemoryItem
 
@@ -61,6 +62,8 @@ class EvidenceHit:
     text: str
     when: datetime
     ref: str = ""
+    #: The workspace (slug) the evidence belongs to; None for the global memory.
+    workspace: str | None = None
 
 
 class Evidence(Protocol):
@@ -74,7 +77,10 @@ class NotesEvidence:
 
     def __init__(self, notes: Sequence[RecentNote], now: datetime) -> None:
         self.hits = [
-            EvidenceHit(n.text, (n.when or now).astimezone(UTC), n.source or "") for n in notes
+            EvidenceHit(
+                n.text, (n.when or now).astimezone(UTC), n.source or "", workspace_slug(n.workspace)
+            )
+            for n in notes
         ]
 
     def search(self, words: Sequence[str], since: datetime) -> list[EvidenceHit]:
@@ -138,18 +144,24 @@ def _candidates(writer: ItemWriter, now: datetime) -> list[MemoryItem]:
 def _find_evidence(item: MemoryItem, evidence: Evidence, now: datetime) -> EvidenceHit | None:
     due = due_date(item)
     assert due is not None
-    return find_done(item.content, due, evidence, now)
+    return find_done(item.content, due, evidence, now, item.workspace_id)
 
 
-def find_done(content: str, due: date, evidence: Evidence, now: datetime) -> EvidenceHit | None:
+def find_done(
+    content: str, due: date, evidence: Evidence, now: datetime, workspace: str | None = None
+) -> EvidenceHit | None:
     """Evidence that the commitment `content`, due `due`, was done (see the module
-    docstring); the same rule for a memory item and a folder commitment."""
+    docstring); the same rule for a memory item and a folder commitment. A workspace's
+    commitment takes evidence of its own workspace and the global memory only; a global
+    one (`workspace` None) takes any."""
     words = [w for w in dict.fromkeys(words_of(content)) if w not in DONE_WORDS]
     if not words:
         return None
     since = max(now - EVIDENCE_WINDOW, _end_of(due) - timedelta(days=1) - BEFORE_DUE)
     needed = max(1, math.ceil(len(words) / 2))
     for hit in evidence.search(words, since):
+        if workspace is not None and hit.workspace not in (None, workspace):
+            continue  # another workspace's note says nothing of this one's commitment
         said = set(words_of(hit.text))
         if hit.when >= since and said & DONE_WORDS and len(said & set(words)) >= needed:
             return hit

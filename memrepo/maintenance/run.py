@@ -28,7 +28,7 @@ from memrepo.folder.transaction import Change
 from memrepo.formats import Document, Entry, parse, serialize
 from memrepo.items.curation import Evidence, EvidenceHit, expire_commitments, find_done, words_of
 from memrepo.items.writer import ItemWriter
-from memrepo.layout import SWARM_DIR
+from memrepo.layout import SWARM_DIR, workspace_of
 from memrepo.maintenance.state import LOCK_NAME, last_runs, record
 from memrepo.models.maintenance import MaintenanceReport
 
@@ -133,7 +133,9 @@ def _done(doc: Document, now: datetime, evidence: Evidence) -> list[Entry]:
             due = date.fromisoformat(meta["due"][:10])
         except ValueError:
             continue
-        if due + GRACE < now.date() and find_done(entry.text, due, evidence, now) is not None:
+        workspace = workspace_of(doc.path) or None
+        done = find_done(entry.text, due, evidence, now, workspace)
+        if due + GRACE < now.date() and done is not None:
             found.append(entry)
     return found
 
@@ -167,5 +169,6 @@ class EntryEvidence:
                     continue
                 when = datetime(day.year, day.month, day.day, 12, tzinfo=since.tzinfo)
                 if when >= oldest:
-                    self._hits.append(EvidenceHit(entry.text, when, entry.ref))
+                    own = workspace_of(entry.path) or None
+                    self._hits.append(EvidenceHit(entry.text, when, entry.ref, own))
         return self._hits

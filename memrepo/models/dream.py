@@ -78,6 +78,9 @@ class RecentNote(Frozen):
     text: str
     when: datetime | None = None
     source: str | None = None
+    #: The workspace the note was written in: it is evidence for that workspace's
+    #: commitments and the global ones, never for another workspace's (reference §5b).
+    workspace: str | None = None
 
 
 class BrokenLink(Frozen):
