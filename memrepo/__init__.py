@@ -58,6 +58,7 @@ from memrepo.errors import (
     ToolInputError,
     TransferError,
     UndoConflict,
+    UndoNeedsConfirmation,
     UnrelatedHistories,
     UnsafeRemote,
 )
@@ -258,6 +259,7 @@ __all__ = [
     "ToolInputError",
     "TransferError",
     "UndoConflict",
+    "UndoNeedsConfirmation",
     "UndoResult",
     "UnrelatedHistories",
     "UnsafeRemote",

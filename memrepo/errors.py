@@ -13,6 +13,7 @@ The tree is shaped by what a caller does about the failure, not by where it happ
     +-- EntryNotFound               forget/undo named an entry or commit that is not there
     +-- UndoConflict                a later commit changed the same entries
     +-- NothingToUndo               no memrepo commit left to undo
+    +-- UndoNeedsConfirmation       a bare undo would revert a person's hand edits
     +-- LockTimeout                 another writer held the write lock for too long
     +-- CallCancelled               the client cancelled a write before it began
     +-- SecretInEdit                an uncommitted edit holds a secret
@@ -169,6 +170,23 @@ class UndoConflict(MemrepoError):
 
 class NothingToUndo(MemrepoError):
     """There is no memrepo commit left that undo could reverse."""
+
+
+class UndoNeedsConfirmation(MemrepoError):
+    """A bare `undo` would revert a person's hand edits; nothing was changed.
+
+    A person typing `undo` twice means to take back memrepo's writes, not the lines
+    they typed themselves (issue #31): that takes the commit named, or a confirmation.
+    """
+
+    def __init__(self, commit: str, whose: str, summary: str, how: str = "") -> None:
+        how = how or f"name it (memrepo undo {commit[:10]}) or confirm with --yes to revert it"
+        super().__init__(
+            f"the newest change left to undo is {whose}, {commit[:10]} ({summary}); a bare "
+            f"undo does not take back what a person typed: {how}"
+        )
+        self.commit = commit
+        self.whose = whose
 
 
 class LockTimeout(MemrepoError):

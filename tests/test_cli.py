@@ -282,7 +282,10 @@ def test_undo_newest_write(
     assert written.commit is not None
     code, out, _ = run(*repo_arg, "undo")
     assert code == 0
-    assert out.startswith(f"undid {written.commit[:10]} (commit ")
+    assert out.startswith(
+        f"undid {written.commit[:10]}, the agent's write (origin remember): "
+        "Update: Editor: helix (commit "
+    )
     assert "1 entry removed, 1 restored in MEMORY.md" in out
     assert [e.text for e in memory_repo.entries()] == ["Editor: vim"]
     assert git(memory_repo.root, "status", "--porcelain") == ""

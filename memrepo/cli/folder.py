@@ -160,10 +160,22 @@ def _add_undo(commands: Subparsers) -> None:
         commands,
         "undo",
         _undo,
-        "Reverse one commit entry by entry, as a new commit (default: the newest write).",
-        ["memrepo undo", "memrepo undo 1a2b3c4d5e"],
+        "Reverse one commit entry by entry, as a new commit (default: the newest write "
+        "not undone yet), and say whose change it was. A bare undo never takes back your "
+        "hand edits (lines you typed in a file) unless you name the commit or add --yes.",
+        ["memrepo undo --dry-run", "memrepo undo", "memrepo undo 1a2b3c4d5e", "memrepo undo --yes"],
     )
     sub.add_argument("commit", nargs="?", metavar="COMMIT", help="commit to reverse")
+    sub.add_argument(
+        "--yes",
+        action="store_true",
+        help="let a bare undo revert your hand edits too (the lines you typed in a file)",
+    )
+    sub.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say which commit undo would reverse and whose it is; change nothing",
+    )
 
 
 def _add_status(commands: Subparsers) -> None:
@@ -328,15 +340,35 @@ def _log_line(commit: CommitInfo) -> str:
 
 
 def _undo(args: argparse.Namespace) -> int:
-    result: UndoResult = open_repo(args).undo(args.commit)
+    repo = open_repo(args)
+    if args.dry_run:
+        return _undo_preview(args, repo.undo_target(args.commit))
+    result: UndoResult = repo.undo(args.commit, yes=args.yes)
     if args.json:
         print_json(result)
     else:
         print(
-            f"undid {result.undone[:SHORT]} (commit {result.commit[:SHORT]}): "
+            f"undid {result.undone[:SHORT]}, {result.whose}: {result.summary} "
+            f"(commit {result.commit[:SHORT]}): "
             f"{count(result.entries_removed, 'entry', 'entries')} removed, "
             f"{result.entries_restored} restored in {', '.join(result.paths) or 'no files'}"
         )
+    return 0
+
+
+def _undo_preview(args: argparse.Namespace, target: CommitInfo) -> int:
+    from memrepo.folder.undo import is_hand_edit, whose
+
+    if args.json:
+        print_json(target)
+        return 0
+    when = target.time.strftime("%Y-%m-%d %H:%M")
+    print(
+        f"would undo {target.id[:SHORT]}, {whose(target)}: {target.summary} ({when}; "
+        f"{', '.join(target.paths) or 'no files'})"
+    )
+    if args.commit is None and is_hand_edit(target) and not args.yes:
+        print(f"a bare undo asks first: memrepo undo {target.id[:SHORT]} or memrepo undo --yes")
     return 0
 
 

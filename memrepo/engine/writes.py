@@ -20,9 +20,11 @@ from memrepo.errors import (
     InvalidArgument,
     ReadOnlyRef,
     SecretInName,
+    UndoNeedsConfirmation,
 )
 from memrepo.folder.paths import normalize_target
 from memrepo.folder.repo import EntryWrite
+from memrepo.folder.undo import is_hand_edit, whose
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.index.dates import DUE_FORMS, due_day
@@ -257,9 +259,28 @@ class WritesApi(Area):
         self.items.set_status(item_id, "deleted")
         return ForgetResult(ref=detail.item.ref, store="items", path=None, text=detail.item.content)
 
-    def undo(self, commit: str | None = None, *, by: str = "user") -> UndoResult:
-        """Reverse one commit entry by entry (default: the newest memrepo write)."""
-        return self.folder.undo(commit, by=by)
+    def undo(self, commit: str | None = None, *, by: str = "user", yes: bool = False) -> UndoResult:
+        """Reverse one commit entry by entry (default: the newest memrepo write); the
+        result says whose change it was (`whose`).
+
+        A bare undo (no `commit`) whose target is a person's hand edits (lines typed
+        outside memrepo, recorded `by: user`, origin edit) raises `UndoNeedsConfirmation`
+        unless `yes`: typing undo again must not take back the lines a person typed
+        (issue #31). The target is decided once, and that very commit is reversed, so
+        what was checked is what is undone.
+        """
+        target = self.folder.undo_target(commit)
+        if commit is None and not yes and is_hand_edit(target):
+            raise UndoNeedsConfirmation(target.id, whose(target), target.summary)
+        result = self.folder.undo(target.id, by=by)
+        return result.model_copy(
+            update={
+                "whose": whose(target),
+                "summary": target.summary,
+                "origin": target.origin,
+                "by": target.by,
+            }
+        )
 
     def undo_target(self, commit: str | None = None) -> CommitInfo:
         """What `undo(commit)` would reverse (default: the newest memrepo write), with

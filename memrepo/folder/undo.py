@@ -18,6 +18,7 @@ from memrepo.errors import EntryNotFound, NothingToUndo, UndoConflict
 from memrepo.folder.linediff import FileVersion, Hunk, Key, hunks, touched_keys
 from memrepo.folder.messages import ORIGIN, UNDOES, parse_trailers
 from memrepo.folder.trees import changed_paths, read_blob
+from memrepo.models import CommitInfo
 
 
 @dataclass(slots=True)
@@ -54,6 +55,33 @@ def default_target(repo: pygit2.Repository, head: pygit2.Commit) -> pygit2.Commi
         ):
             return commit
     raise NothingToUndo("no memrepo commit left to undo")
+
+
+#: How the write transaction sums up a person's hand edits when it records them as their
+#: own commit (`folder/transaction.py`, `_commit_edits`).
+HAND_EDITS = "Record edits made outside memrepo"
+
+
+def is_hand_edit(info: CommitInfo) -> bool:
+    """Whether a commit records a person's hand edits (`by: user`, origin edit, lines
+    typed outside memrepo, committed by the next write): a bare `undo` reverts those only
+    when confirmed (issue #31). A `memrepo edit` the person ran is their command, which a
+    bare undo takes back like a `remember`."""
+    return info.by == "user" and info.origin == "edit" and info.summary.startswith(HAND_EDITS)
+
+
+def whose(info: CommitInfo) -> str:
+    """Whose change a commit is, as a person reads it before and after an undo."""
+    if info.origin is None:
+        return f"a plain git commit by {info.author}"
+    if is_hand_edit(info):
+        return "your own hand edit"
+    details = f"origin {info.origin}" + (f", task {info.task}" if info.task else "")
+    if info.by == "user":
+        return f"your own write ({details})"
+    if info.by == "agent":
+        return f"the agent's write ({details})"
+    return f"a {info.by or 'memrepo'} write ({details})"
 
 
 def first_parent_history(repo: pygit2.Repository, head: pygit2.Commit) -> Iterator[pygit2.Commit]:

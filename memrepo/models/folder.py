@@ -97,13 +97,19 @@ class ForgetResult(Frozen):
 
 
 class UndoResult(Frozen):
-    """The commit `undo` reversed and the new commit that reversed it."""
+    """The commit `undo` reversed and the new commit that reversed it; `whose` says
+    whose change that was, as a person reads it ("your own hand edit", "the agent's write
+    (origin remember, task t-7)"), with the undone commit's summary, origin and by."""
 
     undone: str
     commit: str
     paths: tuple[str, ...]
     entries_removed: int
     entries_restored: int
+    whose: str = ""
+    summary: str = ""
+    origin: str | None = None
+    by: str | None = None
 
 
 class HeldEditView(Frozen):

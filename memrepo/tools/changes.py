@@ -23,7 +23,9 @@ from memrepo.errors import (
     PathOutsideRoot,
     ReadOnlyRef,
     ToolInputError,
+    UndoNeedsConfirmation,
 )
+from memrepo.folder.undo import is_hand_edit, whose
 from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models import RecallHit
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
@@ -125,6 +127,9 @@ class UndoOutput(ToolOutput):
 
     undone: str
     summary: str
+    whose: str = Field(
+        description="Whose change was reversed: the agent's write, your own hand edit, ..."
+    )
     commit: str
     paths: list[str]
     entries_removed: int
@@ -198,6 +203,11 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
     paths = info.paths
     if not all(visible_path(env, path) for path in paths):
         raise EntryNotFound(spec or "HEAD", "no change visible to this task")
+    if spec is None and is_hand_edit(info):
+        # The CLI's and MemoryRepo.undo's rule (issue #31): "undo" without a commit never
+        # lands on the lines a person typed; the commit named is asked about as usual.
+        how = f"only if the user asks for it, call memory_undo with commit {info.id[:10]}"
+        raise UndoNeedsConfirmation(info.id, whose(info), info.summary, how)
     task = env.context.task_id
     own = bool(task) and info.by == "agent" and info.task == " ".join((task or "").split())
     request = ForgetRequest(
@@ -208,7 +218,7 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
         by=info.by,
         task_id=task,
         action="undo",
-        change=f"reverse {info.id[:10]} ({info.summary})",
+        change=f"reverse {info.id[:10]}, {whose(info)} ({info.summary})",
     )
     if not own and not env.approval(request):
         raise ApprovalDenied(info.id[:10], "the user did not approve", action="undo")
@@ -219,6 +229,7 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
     return UndoOutput(
         undone=result.undone,
         summary=info.summary,
+        whose=whose(info),
         commit=result.commit,
         paths=list(result.paths),
         entries_removed=result.entries_removed,
