@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 
 from memrepo.cli._common import Subparsers, command, open_repo
 from memrepo.errors import InvalidArgument
 
-EXTRA_HINT = "memrepo hub needs its extra: pip install 'memrepo[hub]'"
 #: Mirrors memrepo.hub.serve, which cannot be imported before the extra is known to be there.
 DEFAULT_PORT = 8766
-_EXTRA = ("starlette", "jinja2", "uvicorn")
+#: What the `hub` extra of pyproject.toml installs that the Hub imports.
+EXTRA_MODULES = ("starlette", "jinja2", "uvicorn")
 
 
 def register(commands: Subparsers) -> None:
@@ -46,8 +45,11 @@ def register(commands: Subparsers) -> None:
 
 
 def _hub(args: argparse.Namespace) -> int:
-    if any(importlib.util.find_spec(name) is None for name in _EXTRA):
-        raise InvalidArgument(EXTRA_HINT)
+    from memrepo.cli.extras import missing, missing_extra_message
+
+    absent = missing(EXTRA_MODULES)
+    if absent:
+        raise InvalidArgument(missing_extra_message("memrepo hub", "hub", absent))
     from memrepo.hub.serve import run_hub
 
     run_hub(open_repo(args), port=args.port, open_browser=not args.no_browser)

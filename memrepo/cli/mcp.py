@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -15,7 +14,10 @@ from memrepo.cli._common import Subparsers, command, open_repo
 if TYPE_CHECKING:
     from memrepo.mcp.http import HttpSettings
 
-EXTRA_HINT = "memrepo mcp needs the MCP SDK: pip install 'memrepo[mcp]'"
+#: What the `mcp` extra of pyproject.toml installs that `memrepo mcp` imports: the MCP SDK,
+#: and for `--http` the ASGI server and toolkit it serves with.
+EXTRA_MODULES = ("mcp",)
+HTTP_EXTRA_MODULES = ("uvicorn", "starlette")
 #: Mirrors memrepo.mcp.http, which cannot be imported before the SDK is known to be there.
 DEFAULT_PORT = 8765
 TOKEN_ENV = "MEMREPO_MCP_TOKEN"
@@ -114,8 +116,11 @@ def register(commands: Subparsers) -> None:
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    if importlib.util.find_spec("mcp") is None:
-        print(f"memrepo: {EXTRA_HINT}", file=sys.stderr)
+    from memrepo.cli.extras import missing, missing_extra_message
+
+    absent = missing(EXTRA_MODULES + (HTTP_EXTRA_MODULES if args.http else ()))
+    if absent:
+        print(f"memrepo: {missing_extra_message('memrepo mcp', 'mcp', absent)}", file=sys.stderr)
         return 1
     given = [
         f"--{name.replace('_', '-')}" for name in HTTP_ONLY if getattr(args, name) not in (None, [])
