@@ -1,5 +1,6 @@
-"""What a one-shot command costs before it does anything: `memrepo --help`, `--version`
-and `recall` on a small repo, against baselines measured in the same run.
+"""What a one-shot command costs before it does anything: `memrepo --help`, `--version`,
+`completion bash` (a shell start file runs it) and `recall` on a small repo, against
+baselines measured in the same run.
 
 Every command is a fresh process, so its imports are paid each time (issue #18,
 "Startup": 270-400 ms of CPU per command, ~265 ms of it `import memrepo.cli`). For each
@@ -17,8 +18,9 @@ Baselines, same run:
 
 Goal (issue #18): an import total under 150 ms for --help and for recall. The libraries
 alone import in about that, so recall cannot meet it while it uses them; the budgets
-this script checks (`BUDGET`) are --help and --version at most 5 x `python -c pass`, and
-recall at most 2 x the libraries' line.
+this script checks (`BUDGET`) are --help, --version and completion at most 5 x
+`python -c pass` (import total, and wall time: issue #31), and recall at most 2 x the
+libraries' line.
 
 Usage: python benchmarks/bench_startup.py [--runs 9] [--facts 20] [--json]
 """
@@ -43,7 +45,13 @@ from _common import GIT_ENV
 from memrepo import MemoryRepo
 
 GOAL_IMPORT_MS = 150.0
-BUDGET = {"help_import_ratio": 5.0, "recall_import_ratio_to_libraries": 2.0}
+BUDGET = {
+    "help_import_ratio": 5.0,
+    "help_wall_ratio": 5.0,
+    "recall_import_ratio_to_libraries": 2.0,
+}
+#: The commands held to 5 x `python -c pass`: nothing but the parser runs in them.
+HELPS = ("memrepo --help", "memrepo --version", "memrepo completion bash")
 QUERY = "pnpm"
 LIBRARIES = (
     "import sqlite3, pygit2, whoosh.index, whoosh.query, whoosh.searching, "
@@ -72,6 +80,7 @@ def commands(root: Path) -> dict[str, list[str]]:
         "libraries": [*python, "-c", LIBRARIES],
         "memrepo --help": [*memrepo, "--help"],
         "memrepo --version": [*memrepo, "--version"],
+        "memrepo completion bash": [*memrepo, "completion", "bash"],
         "memrepo recall": [*memrepo, "--repo", str(root), "recall", QUERY],
     }
 
@@ -125,26 +134,28 @@ def run(runs: int, facts: int) -> dict[str, Any]:
     small_repo(root, facts)
     got = measure(commands(root), runs, work)
     python, git, libraries = got["python -c pass"], got["git log -1"], got["libraries"]
-    for name in ("memrepo --help", "memrepo --version", "memrepo recall"):
+    for name in (*HELPS, "memrepo recall"):
         row = got[name]
         row["wall_ratio_to_python"] = row["wall_ms"] / python["wall_ms"]
         row["wall_ratio_to_git_log"] = row["wall_ms"] / git["wall_ms"]
         row["import_ratio_to_python"] = row["import_ms"] / python["import_ms"]
         row["goal_import_met"] = row["import_ms"] < GOAL_IMPORT_MS
-    helps = ("memrepo --help", "memrepo --version")
-    help_ratio = max(got[name]["import_ratio_to_python"] for name in helps)
+    help_ratio = max(got[name]["import_ratio_to_python"] for name in HELPS)
+    help_wall_ratio = max(got[name]["wall_ratio_to_python"] for name in HELPS)
     recall = got["memrepo recall"]["import_ms"]
     recall_ratio = recall / libraries["import_ms"]
     return {
         "corpus": {"facts": facts, "runs": runs},
         "commands": got,
         "help_import_ratio": help_ratio,
+        "help_wall_ratio": help_wall_ratio,
         "recall_import_ratio_to_libraries": recall_ratio,
         "recall_import_over_libraries_ms": recall - libraries["import_ms"],
         "goal_import_ms": GOAL_IMPORT_MS,
         "budget": BUDGET,
         "met": {
             "help_import_ratio": help_ratio <= BUDGET["help_import_ratio"],
+            "help_wall_ratio": help_wall_ratio <= BUDGET["help_wall_ratio"],
             "recall_import_ratio_to_libraries": (
                 recall_ratio <= BUDGET["recall_import_ratio_to_libraries"]
             ),
@@ -166,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
           "(wall / CPU / import ms; import = python -X importtime total)")  # fmt: skip
     for name, row in result["commands"].items():
         imported = f"{row['import_ms']:6.1f}" if row["import_ms"] is not None else "     -"
-        line = f"  {name:18} {row['wall_ms']:6.1f} / {row['cpu_ms']:6.1f} / {imported}"
+        line = f"  {name:23} {row['wall_ms']:6.1f} / {row['cpu_ms']:6.1f} / {imported}"
         if "goal_import_met" in row:
             line += (
                 f"   wall x{row['wall_ratio_to_python']:.1f} python, "
@@ -179,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         f"recall imports x{result['recall_import_ratio_to_libraries']:.2f} its libraries "
         f"({result['recall_import_over_libraries_ms']:.1f} ms more; budget "
         f"x{BUDGET['recall_import_ratio_to_libraries']:.1f}); --help x"
-        f"{result['help_import_ratio']:.1f} python (budget x{BUDGET['help_import_ratio']:.0f}); "
+        f"{result['help_import_ratio']:.1f} python (budget x{BUDGET['help_import_ratio']:.0f}), "
+        f"wall x{result['help_wall_ratio']:.1f} (budget x{BUDGET['help_wall_ratio']:.0f}); "
         + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in result["met"].items())
     )
     return 0

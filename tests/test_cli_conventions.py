@@ -4,6 +4,7 @@ pipes, Ctrl-C, OS errors, devices as export targets)."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import signal
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
+from memrepo.cli import build_parser
 from memrepo.folder.lock import LOCK_NAME
 
 Run = Callable[..., tuple[int, str, str]]
@@ -223,3 +225,85 @@ def test_the_python_api_expands_the_home_folder(
     with MemoryRepo.open("~/agent-memory") as repo:
         assert repo.root == (tmp_path / "agent-memory").resolve()
     assert not (tmp_path / "~").exists()
+
+
+# --- help a person can scan, and "did you mean" -------------------------------------------
+
+
+def _section_commands(help_text: str) -> dict[str, list[str]]:
+    """Each section of `memrepo --help` and the command names it lists, in order."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in help_text.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            current = sections.setdefault(line[:-1], [])
+        elif current is not None and line.startswith("  ") and not line.startswith("   "):
+            current.append(line.split()[0])
+        elif not line.strip():
+            current = None
+    return sections
+
+
+def test_help_lists_the_commands_in_groups_daily_first() -> None:
+    done = memrepo("--help")
+    assert done.returncode == 0
+    sections = _section_commands(done.stdout)
+    groups = [title for title in sections if title not in ("options", "Example")]
+    assert groups == [
+        "every day",
+        "review what the agent proposed",
+        "sync, teams and moving memory",
+        "upkeep and settings",
+        "plumbing: agents, git and your shell",
+    ]
+    assert sections["every day"][:5] == ["remember", "recall", "context", "log", "why"]
+    assert {"sync", "team", "clone"} <= set(sections["sync, teams and moving memory"])
+    assert {"merge-driver", "git-hook", "completion"} <= set(
+        sections["plumbing: agents, git and your shell"]
+    )
+    listed = [name for title in groups for name in sections[title]]
+    parser_commands = _commands(build_parser())
+    assert sorted(listed) == sorted(parser_commands)  # each command once, none left out
+    assert "other commands" not in sections
+    # One clause per command here; the whole summary is `memrepo help COMMAND`'s.
+    assert "    why                Where a memory came from\n" not in done.stdout
+    assert "  why                Where a memory came from\n" in done.stdout
+    assert memrepo("help").stdout == done.stdout
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["recal", "deploy"], "memrepo: error: 'recal' is not a memrepo command; "
+         "did you mean 'recall'?"),
+        (["help", "recal"], "memrepo: error: 'recal' is not a memrepo command; "
+         "did you mean 'recall'?"),
+        (["hlep"], "memrepo: error: 'hlep' is not a memrepo command; did you mean 'help'?"),
+        (["items", "lst"], "memrepo items: error: 'lst' is not an action of memrepo items; "
+         "did you mean 'list'?"),
+        (["log", "--limt", "3"], "memrepo: error: unknown option '--limt'; "
+         "did you mean '--limit'?"),
+        (["--repo", "/nowhere", "recall", "x", "--workspce=ops"],
+         "memrepo: error: unknown option '--workspce'; did you mean '--workspace'?"),
+        (["remember", "x", "--scope", "globl"], "memrepo remember: error: 'globl' is not a "
+         "choice of --scope; did you mean 'global'?"),
+    ],
+    ids=["command", "help-topic", "help", "action", "option", "option=value", "choice"],
+)  # fmt: skip
+def test_a_mistyped_word_is_one_line_naming_the_nearest(argv: list[str], said: str) -> None:
+    done = memrepo(*argv)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == said + "\n"
+
+
+def test_an_unknown_command_with_no_near_one_keeps_the_usage_not_forty_names() -> None:
+    done = memrepo("fly")
+    assert (done.returncode, done.stdout) == (2, "")
+    usage, said = done.stderr.split("\nmemrepo: error: ")
+    assert usage.startswith("usage: memrepo ")
+    assert said == "'fly' is not a memrepo command (memrepo help lists them)\n"

@@ -66,9 +66,13 @@ def loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--help"], ["--version"], [], ["help"], ["help", "recall"], ["help", "items", "list"]],
-    ids=["--help", "--version", "bare", "help", "help-recall", "help-items-list"],
-)
+    [
+        ["--help"], ["--version"], [], ["help"], ["help", "recall"], ["help", "items", "list"],
+        ["completion", "bash"], ["completion", "fish"],
+    ],
+    ids=["--help", "--version", "bare", "help", "help-recall", "help-items-list",
+         "completion-bash", "completion-fish"],
+)  # fmt: skip
 def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
     out, modules = imported_by(*argv, cwd=tmp_path)
     assert "memrepo" in out

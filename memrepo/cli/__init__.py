@@ -6,6 +6,11 @@ line on stderr and exit code 1; argparse usage errors exit 2; a warning the libr
 raises (a crash journal set aside, ...) is one `memrepo: warning:` line on stderr, never
 Python's file:line form. The rules live in the library, never here.
 
+`memrepo --help` lists the commands in groups, daily ones first (`COMMAND_GROUPS`); a
+mistyped command or option is one line naming the nearest one (`memrepo.cli._parser`).
+On a terminal, output is coloured (`--color`, `NO_COLOR`) and `log`, `show` and `why`
+go through a pager (`--no-pager`, `MEMREPO_PAGER`, `PAGER`); neither ever reaches a pipe.
+
 Every command pays for the start of this one: `memrepo --help` imports no more than the
 command modules (no engine, pydantic or libgit2: `memrepo.cli._common` says how), and a
 command builds only its own module's part of the parser (`COMMAND_MODULES`).
@@ -22,6 +27,7 @@ from types import ModuleType
 from typing import TextIO
 
 from memrepo.cli import (
+    completion,
     confirm,
     context,
     dream,
@@ -44,9 +50,12 @@ from memrepo.cli import (
     transfer,
 )
 from memrepo.cli._common import DEFAULT_REPO, ENV_REPO, REPO_HELP, Handler, examples
+from memrepo.cli._parser import CommandParser
+from memrepo.cli.colour import Palette, add_color_option, wants_colour
+from memrepo.cli.pager import add_pager_options, run_paged
 from memrepo.errors import MemrepoError
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMAND_GROUPS", "COMMAND_MODULES", "build_parser", "main"]
 
 #: Each command module and the commands it registers, in the order `memrepo --help` lists
 #: them. Building the whole parser costs about as much as a short command's own work, so
@@ -76,6 +85,7 @@ _COMMANDS: dict[ModuleType, tuple[str, ...]] = {
     maintain: ("maintain",),
     pending: ("pending", "approve", "reject"),
     hub: ("hub",),
+    completion: ("completion",),
 }  # fmt: skip
 COMMAND_MODULES = {
     name: module.__name__.rpartition(".")[2]
@@ -83,6 +93,28 @@ COMMAND_MODULES = {
     for name in names
 }
 """The module (of `memrepo.cli`) that registers each command."""
+
+COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("every day", (
+        "remember", "recall", "context", "log", "why", "show", "undo", "edit", "move",
+        "forget", "status", "hub", "init", "demo",
+    )),
+    ("review what the agent proposed", (
+        "confirm", "pending", "approve", "reject", "dream", "review",
+    )),
+    ("sync, teams and moving memory", (
+        "sync", "remote", "clone", "team", "conflicts", "export", "restore", "import",
+    )),
+    ("upkeep and settings", (
+        "health", "lint", "maintain", "entries", "items", "workspace", "secrets", "sources",
+        "retention", "reindex", "meaning", "eval",
+    )),
+    ("plumbing: agents, git and your shell", (
+        "mcp", "swarm", "task", "install-git-hooks", "merge-driver", "git-hook",
+        "completion",
+    )),
+)  # fmt: skip
+"""The sections of `memrepo --help`, in order, and the commands each lists, in order."""
 
 
 EXIT_INTERRUPTED = 130
@@ -115,12 +147,15 @@ def _run(argv: list[str]) -> int:
     except SystemExit as exc:  # argparse exits for --help (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler
+    args.palette = Palette(wants_colour(args.color, sys.stdout, os.environ))
     with warnings.catch_warnings():
         # memrepo's own warnings are for the person; other libraries' are not.
         warnings.simplefilter("ignore")
         warnings.filterwarnings("always", module=r"memrepo(\.|$)")
         warnings.showwarning = _show_warning
         try:
+            if getattr(args, "pages", False) and not args.no_pager:
+                return run_paged(lambda: handler(args), os.environ)
             return handler(args)
         except MemrepoError as exc:
             print(f"memrepo: {exc}", file=sys.stderr)
@@ -201,7 +236,7 @@ def _version() -> str:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every command (also used to check the help texts), or with
     `only` of the commands of that module (`COMMAND_MODULES`): the same parser for them."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="memrepo",
         description="A git-native manager for an AI agent's long-term memory: markdown "
         "files in a git repository, every write one commit, every commit undoable.",
@@ -219,6 +254,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--repo", metavar="PATH", default=None, help=REPO_HELP)
     parser.add_argument("--version", action="version", version=f"memrepo {_version()}")
+    add_color_option(parser)
+    add_pager_options(parser)
+    parser.command_groups = COMMAND_GROUPS
+    parser.extra_commands = ("help",)
+    parser.set_defaults(whole_parser=build_parser)  # for `completion`, which describes it
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for module in _COMMANDS:
         if only is None or module.__name__ == f"{__name__}.{only}":
