@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,8 @@ from memrepo.cli._common import (
     read_text_argument,
     repo_path,
 )
+from memrepo.cli.colour import Palette, add_color_option, palette
+from memrepo.cli.pager import add_pager_options
 from memrepo.models.constants import BY_VALUES
 
 if TYPE_CHECKING:
@@ -153,6 +156,7 @@ def _add_log(commands: Subparsers) -> None:
     )
     sub.add_argument("--limit", type=int, metavar="N", help="at most N commits")
     sub.add_argument("--path", metavar="P", help="only commits that touched P")
+    _paged(sub)
 
 
 def _add_undo(commands: Subparsers) -> None:
@@ -212,6 +216,13 @@ def _add_show(commands: Subparsers) -> None:
         ["memrepo show", "memrepo show MEMORY.md", "memrepo show workspaces/web-shop.md --json"],
     )
     sub.add_argument("path", nargs="?", metavar="PATH", help="a file, relative to the root")
+    _paged(sub)
+
+
+def _paged(sub: argparse.ArgumentParser) -> None:
+    """Long output: through a pager and in colour on a terminal (`memrepo.cli.pager`)."""
+    add_pager_options(sub, after_command=True)
+    add_color_option(sub, after_command=True)
 
 
 def _add_entries(commands: Subparsers) -> None:
@@ -310,6 +321,7 @@ def _add_why(commands: Subparsers) -> None:
         ["memrepo why 'folder:MEMORY.md#editor'", "memrepo why memory:3f2a9c01de4b --json"],
     )
     sub.add_argument("ref", metavar="REF", help="folder:<path>#<id> or memory:<id>")
+    _paged(sub)
 
 
 def _why(args: argparse.Namespace) -> int:
@@ -317,10 +329,14 @@ def _why(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    state = "" if report.present else " (no longer present)"
-    print(f"{report.ref}{state}: {report.text}")
-    print(report.explanation)
+    paint = palette(args)
+    state = "" if report.present else paint.paint(" (no longer present)", "gone")
+    print(f"{paint.paint(report.ref, 'ref')}{state}: {report.text}")
+    print(_DATED.sub(lambda m: paint.paint(m[0], "dim"), report.explanation))
     return 0
+
+
+_DATED = re.compile(r"^\d{4}-\d{2}-\d{2}", re.MULTILINE)
 
 
 def _log(args: argparse.Namespace) -> int:
@@ -328,15 +344,16 @@ def _log(args: argparse.Namespace) -> int:
     if args.json:
         print_json(commits)
     else:
+        paint = palette(args)
         for commit in commits:
-            print(_log_line(commit))
+            print(_log_line(commit, paint))
     return 0
 
 
-def _log_line(commit: CommitInfo) -> str:
-    when = commit.time.strftime("%Y-%m-%d %H:%M")
-    who = f"{commit.origin or 'git'}/{commit.by or '-'}"
-    return f"{commit.id[:SHORT]} {when} {who} {commit.summary}"
+def _log_line(commit: CommitInfo, paint: Palette) -> str:
+    when = paint.paint(commit.time.strftime("%Y-%m-%d %H:%M"), "dim")
+    who = paint.paint(f"{commit.origin or 'git'}/{commit.by or '-'}", "who")
+    return f"{paint.paint(commit.id[:SHORT], 'commit')} {when} {who} {commit.summary}"
 
 
 def _undo(args: argparse.Namespace) -> int:
@@ -455,8 +472,20 @@ def _lint_line(problem: LintProblem) -> str:
 def _show(args: argparse.Namespace) -> int:
     if args.path is None or args.json:
         return _entries(args)
-    sys.stdout.write(open_repo(args).read_text(args.path))
+    sys.stdout.write(_markdown(open_repo(args).read_text(args.path), palette(args)))
     return 0
+
+
+_HEADING = re.compile(r"^#{1,6} .*$", re.MULTILINE)
+_METADATA = re.compile(r" \[[a-z_]+: [^\]\n]*\]$", re.MULTILINE)
+
+
+def _markdown(text: str, paint: Palette) -> str:
+    """A memory file as it is, headings in bold and each entry's [metadata] dimmed."""
+    if not paint.enabled:
+        return text
+    text = _HEADING.sub(lambda m: paint.paint(m[0], "heading"), text)
+    return _METADATA.sub(lambda m: " " + paint.paint(m[0][1:], "dim"), text)
 
 
 def _entries(args: argparse.Namespace) -> int:
@@ -467,16 +496,19 @@ def _entries(args: argparse.Namespace) -> int:
     elif not entries:
         print("no entries")
     else:
+        paint = palette(args)
         for entry in entries:
-            print(_entry_text(entry))
+            print(_entry_text(entry, paint))
     return 0
 
 
-def _entry_text(entry: EntryView) -> str:
+def _entry_text(entry: EntryView, paint: Palette) -> str:
     pending = ", uncommitted" if entry.uncommitted else ""
-    lines = [f"{entry.ref}  ({entry.path}:{entry.line}{pending})", f"    {entry.text}"]
+    where = paint.paint(f"({entry.path}:{entry.line}{pending})", "dim")
+    lines = [f"{paint.paint(entry.ref, 'ref')}  {where}", f"    {entry.text}"]
     if entry.metadata:
-        lines.append("    " + "; ".join(f"{k}: {v}" for k, v in entry.metadata.items()))
+        metadata = "; ".join(f"{k}: {v}" for k, v in entry.metadata.items())
+        lines.append("    " + paint.paint(metadata, "dim"))
     return "\n".join(lines)
 
 
