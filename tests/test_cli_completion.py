@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from memrepo.cli import build_parser
-from memrepo.cli.completion import nodes
+from memrepo.cli._completion import nodes
 
 PROJECT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(PROJECT)}

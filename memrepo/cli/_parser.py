@@ -4,14 +4,13 @@
 command_groups`), each by the first clause of its summary; `memrepo help COMMAND` keeps the
 whole summary. A usage error that is one mistyped word (a command, an action, an option
 or an option's value) is one line naming the nearest word that exists, exit 2; any other
-keeps argparse's usage line and message. Only argparse and difflib: this is loaded by
-every command, `--help` included.
+keeps argparse's usage line and message. Only argparse (and difflib on an error): this is
+loaded by every command, `--help` included.
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -21,10 +20,10 @@ __all__ = ["CommandParser", "first_clause", "suggestion"]
 
 CommandGroups = Sequence[tuple[str, Sequence[str]]]
 
-_INVALID_CHOICE = re.compile(
-    r"^argument (?P<argument>.+?): invalid choice: (?P<value>'.*?'|\".*?\") "
-    r"\(choose from (?P<choices>.*)\)$",
-    re.S,
+#: argparse's words for a value not among the choices (compiled on a usage error only).
+_INVALID_CHOICE = (
+    r"(?s)^argument (?P<argument>.+?): invalid choice: (?P<value>'.*?'|\".*?\") "
+    r"\(choose from (?P<choices>.*)\)$"
 )
 _UNRECOGNIZED = "unrecognized arguments: "
 #: How alike a typed word and a real one must be (difflib's ratio) to suggest it.
@@ -48,6 +47,8 @@ def first_clause(summary: str) -> str:
 
 def suggestion(typed: str, candidates: Iterable[str]) -> str | None:
     """The one candidate nearest to `typed`, when one is near enough; else None."""
+    import difflib  # only on a usage error
+
     found = difflib.get_close_matches(typed, sorted(set(candidates)), n=1, cutoff=_CUTOFF)
     return found[0] if found else None
 
@@ -83,14 +84,14 @@ class CommandParser(argparse.ArgumentParser):
         line = self._suggest(message)
         if line is not None:
             self.exit(2, f"{self.prog}: error: {line}\n")
-        choice = _INVALID_CHOICE.match(message)
+        choice = re.match(_INVALID_CHOICE, message)
         if choice is not None and choice["argument"] == "COMMAND":  # not the 40 names
             message = f"{choice['value']} is not a memrepo command (memrepo help lists them)"
         super().error(message)
 
     def _suggest(self, message: str) -> str | None:
         """One line for a usage error that looks like a typo, None for any other."""
-        choice = _INVALID_CHOICE.match(message)
+        choice = re.match(_INVALID_CHOICE, message)
         if choice is not None:
             value = choice["value"][1:-1]
             choices = re.findall(r"'([^']*)'", choice["choices"])
