@@ -24,6 +24,7 @@ from memrepo.sync import teams as _teams
 from memrepo.sync.credentials import CredentialProvider
 from memrepo.sync.integration import merge_remote
 from memrepo.sync.service import sync as sync
+from memrepo.sync.tracking import git_remote_for
 
 __all__ = [
     "clone",
@@ -51,8 +52,7 @@ def remote(folder: MemoryFolder) -> RemoteInfo | None:
     found = _settings.remote_settings(folder.config)
     if found is None:
         return None
-    origin = next((r for r in folder.repo.remotes if r.name == _settings.GIT_REMOTE), None)
-    linked = _settings.GIT_REMOTE if origin is not None and origin.url == found.url else None
+    linked = git_remote_for(folder.repo, found.url)
     return RemoteInfo(
         url=found.url, confirmed=found.confirmed, ssh_key=found.ssh_key, git_remote=linked
     )

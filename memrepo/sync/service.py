@@ -64,6 +64,7 @@ from memrepo.sync.teams import (
     refuse_team_url,
     team_settings,
 )
+from memrepo.sync.tracking import track
 
 #: Fetch-integrate-push rounds before a remote that keeps moving is reported.
 MAX_ATTEMPTS = 5
@@ -168,6 +169,7 @@ def _sync_main(folder: MemoryFolder, remote: GitRemote, say: Progress) -> SyncRe
             if push.accepted:
                 with folder.lock:
                     record_remote_main(folder, outcome.head.id)
+                    track(folder.repo, remote.url, outcome.head.id, "update by push: memrepo sync")
                 return _report(remote.url, edits, outcome, attempt, pushed=True)
             last_reason = push.reason
             time.sleep(random.uniform(0, _BACKOFF * attempt))
@@ -232,9 +234,12 @@ def _refuse_secrets(folder: MemoryFolder, head: pygit2.Oid, remote: pygit2.Oid |
 
 
 def _fetch(folder: MemoryFolder, remote: GitRemote) -> pygit2.Oid | None:
-    if not remote.fetch_main(INCOMING):
-        return None
-    return ref_target(folder.repo, INCOMING)
+    """The remote's main (None: it has none), fetched; git's remote-tracking ref learns
+    it as a `git fetch` would (`sync.tracking`), checked or not."""
+    incoming = ref_target(folder.repo, INCOMING) if remote.fetch_main(INCOMING) else None
+    with folder.lock:
+        track(folder.repo, remote.url, incoming, "fetch: memrepo sync")
+    return incoming
 
 
 def _check_history(

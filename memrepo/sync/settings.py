@@ -8,7 +8,6 @@ carries one is refused (see `memrepo.sync.remote.check_url`).
 
 from __future__ import annotations
 
-import shlex
 import shutil
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from memrepo.models.sync import RemoteInfo, RemoteSettings
 from memrepo.sync.credentials import CredentialProvider, UserCredentials
 from memrepo.sync.remote import GitRemote, check_url
 from memrepo.sync.teams import refuse_team_url
+from memrepo.sync.tracking import learn_remote_main, link_remote, track
 from memrepo.sync.unsafe import safe_ancestor
 
 CONFIRM_FLAG = "--i-own-this-private-repo"
@@ -96,37 +96,17 @@ def set_remote(
         # Also when the URL is the same: setting it again is how a user accepts a
         # remote whose history was rewritten (HistoryRewritten says so).
         record_remote_main(folder, None)
+        previous = folder.config.remote.url if folder.config.remote is not None else None
         settings = RemoteSettings(url=url, confirmed=True, ssh_key=key)
         folder.config.remote = settings
         save_config(folder.state_dir, folder.config)
         branch = folder.store.branch_ref.removeprefix("refs/heads/")
-        git_remote = link_git_origin(folder.repo, url, key, branch)
+        # A git remote for plain `git pull`, `git push` and `git status`.
+        git_remote = link_remote(folder.repo, url, key, previous=previous, branch=branch)
+    # Outside the write lock (network): git learns the remote's main, and main's
+    # upstream is set on it, as `git fetch` and `git branch -u` would.
+    learn_remote_main(folder.repo, url, credentials_for(settings), branch=branch)
     return RemoteInfo(url=url, confirmed=True, ssh_key=key, git_remote=git_remote)
-
-
-GIT_REMOTE = "origin"
-
-
-def link_git_origin(
-    repo: pygit2.Repository, url: str, ssh_key: str | None, branch: str = "main"
-) -> str | None:
-    """Make the confirmed remote git's `origin`, with main's upstream on it, so plain
-    `git pull` and `git push` in a terminal reach the same repository sync does.
-
-    An `origin` the user set to another URL is theirs and is left alone (None says so);
-    an ssh key becomes `core.sshCommand` only when the repo has none yet.
-    """
-    existing = next((r for r in repo.remotes if r.name == GIT_REMOTE), None)
-    if existing is None:
-        repo.remotes.create(GIT_REMOTE, url)
-    elif existing.url != url:
-        return None
-    config = repo.config
-    config[f"branch.{branch}.remote"] = GIT_REMOTE
-    config[f"branch.{branch}.merge"] = "refs/heads/main"  # sync's branch on the remote
-    if ssh_key and "core.sshCommand" not in config:
-        config["core.sshCommand"] = f"ssh -i {shlex.quote(ssh_key)} -o IdentitiesOnly=yes"
-    return GIT_REMOTE
 
 
 def remove_remote(folder: MemoryFolder) -> RemoteInfo | None:
@@ -164,8 +144,10 @@ def clone(
         found = GitRemote(Path(repo.path), url, provider).fetch_main(INCOMING)
         if found:
             _start_from_safe(repo, url)
-        # Plain `git pull` / `git push` in the user's terminal find the same remote.
-        link_git_origin(repo, url, ssh_key)
+        # Plain `git pull` / `git push` in the user's terminal find the same remote, and
+        # `git status` knows its main (what was fetched), as after `git clone`.
+        link_remote(repo, url, ssh_key)
+        track(repo, url, ref_target(repo, INCOMING) if found else None, "clone: from memrepo")
     except (MemrepoError, pygit2.GitError, OSError) as exc:
         if created:
             shutil.rmtree(path, ignore_errors=True)

@@ -167,6 +167,7 @@ def test_plain_git_pull_and_push_reach_the_confirmed_remote(
     url = str(make_bare(tmp_path / "remote.git"))
     info = api.set_remote(memory_repo.folder, url, confirm_private=True)
     assert info.git_remote == "origin"
+    api.sync(memory_repo.folder)  # git learns the remote's main, and main's upstream on it
     memory_repo.remember("Pushed with plain git", by="user")
     git = ["git", "-C", str(memory_repo.root)]
     subprocess.run([*git, "push", "-q"], check=True, capture_output=True)
@@ -187,7 +188,8 @@ def test_an_origin_the_user_pointed_elsewhere_is_left_alone(
     info = api.set_remote(
         memory_repo.folder, str(make_bare(tmp_path / "mem.git")), confirm_private=True
     )
-    assert info.git_remote is None
+    assert info.git_remote == "memrepo"  # memrepo's remote under a name of its own
+    assert api.remote(memory_repo.folder) == info
     origin = subprocess.run(
         ["git", "-C", str(memory_repo.root), "remote", "get-url", "origin"],
         capture_output=True, text=True, check=True,

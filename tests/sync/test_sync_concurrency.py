@@ -61,7 +61,9 @@ def _write_while_held(
 ) -> SyncReport:
     """Sync b through a proxy that holds its `hold`-th connection; meanwhile write `text`
     with a 2 s lock timeout and run `also`; then let the sync finish."""
-    proxy = GateProxy(daemon, hold=hold)
+    # `remote set` fetches the remote's main once for git (sync/tracking.py): the sync's
+    # own connections come after that one.
+    proxy = GateProxy(daemon, hold=hold + 1)
     try:
         api.set_remote(b.folder, proxy.url("remote.git"), confirm_private=True)
         with ThreadPoolExecutor(1) as pool:
