@@ -80,23 +80,24 @@ def _add_review(commands: Subparsers) -> None:
             "memrepo review show dream/2026-03-01-1",
             "memrepo review accept dream/2026-03-01-1 --op 1 --op 3",
             "memrepo review reject dream/2026-03-01-1",
+            "memrepo review reject dream/2026-03-01-1 --op 2",
         ],
     )
     action(actions, "list", _list, "open review branches")
     for name, handler, summary in (
         ("show", _show, "a review's changes as a per-entry diff with reasons"),
         ("accept", _accept, "apply a review (or --op N ...) to main as one commit"),
-        ("reject", _reject, "delete a review; its changes are never proposed again"),
+        ("reject", _reject, "reject a review (or --op N ...); never proposed again"),
     ):
         sub = action(actions, name, handler, summary)
         sub.add_argument("name", metavar="NAME", help="dream/<date>-<n>")
-        if name == "accept":
+        if name in ("accept", "reject"):
             sub.add_argument(
                 "--op",
                 action="append",
                 metavar="N",
-                help="accept only this operation (number or fingerprint); repeatable; "
-                "the others are rejected",
+                help=f"{name} only this operation (number or fingerprint); repeatable; "
+                "the others stay pending on the review branch",
             )
 
 
@@ -173,14 +174,23 @@ def _accept(args: argparse.Namespace) -> int:
     else:
         where = f"commit {result.commit[:10]}" if result.commit else "nothing left to change"
         print(f"accepted {len(result.accepted)} change(s) of {result.name}: {where}; "
-              f"rejected {len(result.rejected)}")  # fmt: skip
+              f"{_left(result.name, result.pending)}")  # fmt: skip
     return 0
 
 
 def _reject(args: argparse.Namespace) -> int:
-    result = open_repo(args).reject_review(args.name)
+    result = open_repo(args).reject_review(args.name, args.op)
     return emit(
         args,
         result,
-        lambda r: f"rejected {r.name}: {len(r.rejected)} change(s) never proposed again",
+        lambda r: (
+            f"rejected {r.name}: {len(r.rejected)} change(s) never proposed again"
+            + (f"; {_left(r.name, r.pending)}" if r.pending else "")
+        ),
     )
+
+
+def _left(name: str, pending: tuple[str, ...]) -> str:
+    if not pending:
+        return "nothing left to review"
+    return f"{len(pending)} still pending (memrepo review show {name})"

@@ -4,8 +4,12 @@ A review branch holds one commit on top of the main commit the dream planned aga
 Its message lists the operations for people and, one JSON line each (`op: {...}`), for
 memrepo; accepting re-applies the chosen operations to today's main as one commit, so
 unrelated work on main since the dream is no obstacle, while a changed or vanished line
-is (ReviewConflict: reject and dream again). Operations not accepted are rejected, and
-every rejected fingerprint is remembered so it is never proposed again.
+is (ReviewConflict: reject and dream again). Operations a person neither accepted nor
+rejected stay pending (issue #31): the branch is written again as one commit on top of
+the new main holding only them, so `git diff main dream/...` shows what is left to
+decide. Every rejected fingerprint is remembered so it is never proposed again, and a
+rejected merge of exact duplicates is remembered by its lines too, so `health` stops
+suggesting a dream for them (`DreamStatus.declined_duplicates`).
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from memrepo.dreaming.state import load_state, save_state
 from memrepo.errors import DreamError, InvalidArgument, ReviewConflict
 from memrepo.folder import branches
 from memrepo.folder.repo import MemoryFolder
+from memrepo.formats import normalize_text
+from memrepo.formats.metadata import split_group
 from memrepo.formats.text import shorten
 from memrepo.models.dream import (
     AcceptResult,
     DreamStatus,
+    LineRef,
     Op,
     RejectResult,
     ReviewDetail,
@@ -92,29 +99,48 @@ def show_review(folder: MemoryFolder, name: str) -> ReviewDetail:
 
 
 def render_diff(ops: Sequence[Op]) -> str:
-    """Per operation: what it does and why, then `-` lines removed and `+` lines written."""
+    """Per operation: what it does and why, then `-` lines removed, `+` lines written and
+    `=` a line kept as it is (a merge keeping one copy unchanged draws it once)."""
     out: list[str] = []
     for n, op in enumerate(ops, start=1):
         out.append(f"[{n}] {op.kind} ({op.found_by}) {op.fingerprint}")
         out.append(f"    why: {op.reason}")
         if op.why_review:
             out.append(f"    review because {op.why_review}")
+        kept = _kept_unchanged(op)
         for ref in op.targets:
-            out.append(f"  - {ref.path}:{ref.line + 1}  {ref.raw.strip()}")
+            line = f"{ref.path}:{ref.line + 1}  {ref.raw.strip()}"
+            out.append(f"  = {line}  (kept as it is)" if ref is kept else f"  - {line}")
         if op.kind == "move" and op.dest:
             out.extend(f"  + {op.dest}  {ref.raw.strip()}" for ref in op.targets)
         elif op.kind == "link" and op.dest:
             out.append(f"  + {op.path}  - [[{op.dest.removesuffix('.md')}]]")
-        elif op.text is not None:
+        elif op.text is not None and kept is None:
             out.append(f"  + {op.path}  {op.text.strip()}")
         out.append("")
     return "\n".join(out)
 
 
+def _kept_unchanged(op: Op) -> LineRef | None:
+    """The line a merge or rewrite writes back exactly as it was (its first target, where
+    the new line goes), or None when the operation changes it."""
+    if op.kind not in ("merge", "rewrite") or op.text is None or not op.targets:
+        return None
+    first = op.targets[0]
+    return first if first.raw.strip() == op.text.strip() else None
+
+
+def _bullet_body(raw: str) -> str:
+    """A line as an operation's `text` spells it: without indent and bullet."""
+    body = raw.strip()
+    return body[1:].strip() if body[:1] in "-*+" else body
+
+
 def accept_review(
     folder: MemoryFolder, name: str, ops: Sequence[int | str] | None = None
 ) -> AcceptResult:
-    """Apply all (or the chosen) operations to main as one commit; the rest are rejected."""
+    """Apply all (or the chosen) operations to main as one commit; the others stay
+    pending on the review branch, written again on top of the new main."""
     with folder.lock:
         branch = branches.get_review_branch(folder, name)
         stored = ops_of(branch)
@@ -137,40 +163,109 @@ def accept_review(
                 review=name,
             )
             commit = branches.commit_on_main(folder, changes, message, head)
-        rejected = [op.fingerprint for op in stored if op not in chosen]
         state = load_state(folder.state_dir)
         if commit is not None:
             state.commits[commit] = [op.fingerprint for op in chosen]
-        state.reject(rejected)
-        save_state(folder.state_dir, state)
-        branches.delete_review_branch(folder, name)
+            save_state(folder.state_dir, state)
+        pending = _keep_pending(folder, name, [op for op in stored if op not in chosen])
     return AcceptResult(
         name=name,
         commit=commit,
         accepted=tuple(op.fingerprint for op in chosen),
-        rejected=tuple(rejected),
+        pending=tuple(op.fingerprint for op in pending),
     )
 
 
-def reject_review(folder: MemoryFolder, name: str) -> RejectResult:
-    """Delete the branch and remember its fingerprints: never proposed again."""
+def _keep_pending(folder: MemoryFolder, name: str, left: list[Op]) -> list[Op]:
+    """Write the review branch again with only `left`, on top of today's main; an
+    operation that no longer applies there (a line the accepted ones changed) waits no
+    more, and is not rejected either: a later dream proposes it again if it still holds.
+    No operation left: the branch goes. Caller holds the write lock."""
+    head = branches.main_id(folder)
+    still: list[Op] = []
+    for op in left:
+        try:
+            apply_ops(lambda path: branches.read_at(folder, head, path), [*still, op])
+        except ReviewConflict:
+            continue
+        still.append(op)
+    branches.delete_review_branch(folder, name)
+    if still:
+        changes = apply_ops(lambda path: branches.read_at(folder, head, path), still)
+        commits = branches.prepare_dream(folder, head, (changes, review_message(still, name)), None)
+        assert commits.review is not None
+        branches.create_review_branch(folder, name, commits.review)
+    return still
+
+
+def reject_ops(folder: MemoryFolder, name: str, ops: Sequence[int | str]) -> RejectResult:
+    """Reject the chosen operations of a review (never proposed again); the others stay
+    pending on the branch."""
     with folder.lock:
         branch = branches.get_review_branch(folder, name)
-        fingerprints = [op.fingerprint for op in ops_of(branch)]
-        state = load_state(folder.state_dir)
-        state.reject(fingerprints)
-        save_state(folder.state_dir, state)
+        stored = ops_of(branch)
+        chosen = _select(stored, ops)
+        _remember_rejected(folder, chosen)
+        if not branches.on_main(folder, branch.base):
+            branches.delete_review_branch(folder, name)
+            left: list[Op] = []
+        else:
+            left = _keep_pending(folder, name, [op for op in stored if op not in chosen])
+    return RejectResult(
+        name=name,
+        rejected=tuple(op.fingerprint for op in chosen),
+        pending=tuple(op.fingerprint for op in left),
+    )
+
+
+def _remember_rejected(folder: MemoryFolder, ops: Sequence[Op]) -> None:
+    state = load_state(folder.state_dir)
+    state.reject([op.fingerprint for op in ops])
+    for op in ops:
+        lines = duplicate_lines(op)
+        if lines is not None and lines not in state.declined_duplicates:
+            state.declined_duplicates.append(lines)
+    save_state(folder.state_dir, state)
+
+
+def duplicate_lines(op: Op) -> list[str] | None:
+    """A merge of exact duplicates as `health` counts them: "path\x00normalized text" of
+    each line, sorted; None for any other operation."""
+    if op.kind != "merge" or len(op.targets) < 2:
+        return None
+    if len({_line_norm(ref.raw) for ref in op.targets}) != 1:
+        return None
+    return sorted(f"{ref.path}\x00{_line_norm(ref.raw)}" for ref in op.targets)
+
+
+def _line_norm(raw: str) -> str:
+    return normalize_text(split_group(_bullet_body(raw))[0])
+
+
+def reject_review(
+    folder: MemoryFolder, name: str, ops: Sequence[int | str] | None = None
+) -> RejectResult:
+    """Delete the branch and remember its fingerprints: never proposed again. With `ops`,
+    only those are rejected and the others stay pending (`reject_ops`)."""
+    if ops:
+        return reject_ops(folder, name, ops)
+    with folder.lock:
+        branch = branches.get_review_branch(folder, name)
+        stored = ops_of(branch)
+        _remember_rejected(folder, stored)
         branches.delete_review_branch(folder, name)
-    return RejectResult(name=name, rejected=tuple(fingerprints))
+    return RejectResult(name=name, rejected=tuple(op.fingerprint for op in stored))
 
 
 def last_dream(folder: MemoryFolder) -> DreamStatus:
     """The last dream and the reviews still open (for health)."""
     state = load_state(folder.state_dir)
     pending = tuple(b.name for b in branches.list_review_branches(folder))
+    declined = tuple(tuple(lines) for lines in state.declined_duplicates)
     if state.last is None:
-        return DreamStatus(pending_reviews=pending)
+        return DreamStatus(pending_reviews=pending, declined_duplicates=declined)
     return DreamStatus(
+        declined_duplicates=declined,
         last_at=state.last.at,
         counts=state.last.counts,
         commit=state.last.commit,

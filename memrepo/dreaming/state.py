@@ -3,7 +3,8 @@
 - the last dream (time, counts, commit, review branch) for health;
 - the fingerprints of rejected operations and of undone dream commits: never proposed
   again;
-- the dream commits made so far (id -> fingerprints), watched for an undo.
+- the dream commits made so far (id -> fingerprints), watched for an undo;
+- the lines of rejected merges of exact duplicates (health stops suggesting a dream).
 
 The file is small and rewritten atomically; a missing file is a fresh start, a damaged
 one is an error that names it (it is never silently reset: that would re-propose every
@@ -44,6 +45,9 @@ class DreamState(BaseModel):
     rejected: list[str] = Field(default_factory=list)
     undone: list[str] = Field(default_factory=list)
     commits: dict[str, list[str]] = Field(default_factory=dict)
+    #: Merges of exact duplicates a person rejected, each its lines as `health` counts
+    #: them ("path\x00normalized text", sorted): kept on purpose, no dream to suggest.
+    declined_duplicates: list[list[str]] = Field(default_factory=list)
 
     def remembered(self) -> set[str]:
         """Fingerprints never to propose again."""

@@ -60,16 +60,18 @@ class DreamApi(Area):
 
     def accept_review(self, name: str, ops: Sequence[int | str] | None = None) -> AcceptResult:
         """Apply a review (or the operations numbered / fingerprinted in `ops`) to main as
-        one commit; the rest are rejected. ReviewConflict when main changed their lines."""
+        one commit; the rest stay pending on the review branch. ReviewConflict when main
+        changed their lines."""
         from memrepo.dreaming.review import accept_review
 
         return accept_review(self.folder, name, ops)
 
-    def reject_review(self, name: str) -> RejectResult:
-        """Delete a review branch; its changes are never proposed again."""
+    def reject_review(self, name: str, ops: Sequence[int | str] | None = None) -> RejectResult:
+        """Reject a review (or the operations numbered / fingerprinted in `ops`, the rest
+        staying pending); what is rejected is never proposed again."""
         from memrepo.dreaming.review import reject_review
 
-        return reject_review(self.folder, name)
+        return reject_review(self.folder, name, ops)
 
     def last_dream(self) -> DreamStatus:
         """When the last dream ran, what it found, and the reviews still open (health)."""

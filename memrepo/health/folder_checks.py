@@ -7,7 +7,7 @@ holds, so they read HEAD.
 
 from __future__ import annotations
 
-from memrepo.errors import FormatError
+from memrepo.errors import FormatError, MemrepoError
 from memrepo.folder.limits import MAX_FILE_BYTES
 from memrepo.folder.repo import ENTRY_POINT, SWARM_PREFIX
 from memrepo.folder.secret_scan import SecretAt, secret_values, secrets_in, secrets_in_files
@@ -162,9 +162,12 @@ def secrets(ctx: HealthContext) -> HealthCheck:
 
 
 def folder_duplicates(ctx: HealthContext) -> HealthCheck:
-    """Entries at HEAD whose normalized text another entry already has (swarms aside)."""
-    seen: set[str] = set()
-    repeats: list[str] = []
+    """Entries at HEAD whose normalized text another entry already has (swarms aside).
+
+    Copies a person kept by rejecting a dream's merge of exactly them are theirs to keep:
+    they are named, not counted, and `memrepo dream` is not suggested for them (it would
+    not propose that merge again)."""
+    places_of: dict[str, list[tuple[str, int]]] = {}
     total = 0
     for path, doc in sorted(ctx.head_docs.items()):
         if path.startswith(SWARM_PREFIX):
@@ -174,19 +177,40 @@ def folder_duplicates(ctx: HealthContext) -> HealthCheck:
                 continue
             total += 1
             key = normalize_text(entry.text)
-            if key in seen:
-                repeats.append(f"{path}:{entry.line_no + 1}")
-            seen.add(key)
+            places_of.setdefault(key, []).append((path, entry.line_no + 1))
+    declined = _declined_duplicates(ctx)
+    repeated: list[tuple[str, int]] = []
+    kept: list[tuple[str, int]] = []
+    for key, where in places_of.items():
+        if len(where) > 1:
+            lines = tuple(sorted(f"{path}\x00{key}" for path, _line in where))
+            (kept if lines in declined else repeated).extend(where[1:])
+    repeats = [f"{path}:{line}" for path, line in sorted(repeated)]
     rate = 100 * len(repeats) / total if total else 0.0
+    detail = f"{len(repeats)} of {plural(total, 'entry', 'entries')} repeat another" + (
+        f" ({places(repeats)})" if repeats else ""
+    )
+    if kept:
+        shown = [f"{path}:{line}" for path, line in sorted(kept)]
+        detail += f"; kept on purpose (a dream merge you rejected): {places(shown)}"
     return graded(
         "folder_duplicates",
         rate,
         ctx.limits.folder_duplicates,
         unit="%",
-        detail=f"{len(repeats)} of {plural(total, 'entry', 'entries')} repeat another"
-        + (f" ({places(repeats)})" if repeats else ""),
+        detail=detail,
         fix="memrepo dream merges exact duplicates (or forget the extra copies)",
     )
+
+
+def _declined_duplicates(ctx: HealthContext) -> frozenset[tuple[str, ...]]:
+    """The duplicate groups whose merge a person rejected (none when dreaming does not
+    report, or its state cannot be read: the dreaming check says why)."""
+    try:
+        status = ctx.last_dream()
+    except MemrepoError:
+        return frozenset()
+    return frozenset(status.declined_duplicates) if status is not None else frozenset()
 
 
 def uncommitted_edits(ctx: HealthContext) -> HealthCheck:

@@ -153,19 +153,24 @@ class ReviewDetail(Frozen):
 
 
 class AcceptResult(Frozen):
-    """The commit an accepted review made on main; what was accepted and rejected."""
+    """The commit an accepted review made on main, what was accepted, and what still
+    waits on the review branch for a decision (`pending`). `rejected` stays empty:
+    accepting part of a review rejects nothing (issue #31)."""
 
     name: str
     commit: str | None
     accepted: tuple[str, ...]
     rejected: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
 
 
 class RejectResult(Frozen):
-    """A rejected review: its branch is deleted and its fingerprints remembered."""
+    """Rejected operations of a review (their fingerprints remembered, never proposed
+    again) and those still pending on its branch (none: the branch is deleted)."""
 
     name: str
     rejected: tuple[str, ...]
+    pending: tuple[str, ...] = ()
 
 
 class DreamStatus(Frozen):
@@ -176,3 +181,6 @@ class DreamStatus(Frozen):
     commit: str | None = None
     review: str | None = None
     pending_reviews: tuple[str, ...] = ()
+    #: Merges of exact duplicates a person rejected: each its lines, "path\x00normalized
+    #: text", sorted. `health` does not suggest a dream for those copies again.
+    declined_duplicates: tuple[tuple[str, ...], ...] = ()

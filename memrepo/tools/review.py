@@ -100,8 +100,8 @@ class ReviewInput(ToolInput):
     ops: list[int] | None = Field(
         default=None,
         max_length=200,
-        description="For accept: only these operation numbers (the rest are rejected); "
-        "omit to accept all.",
+        description="For accept: only these operation numbers (the rest stay pending for "
+        "the user to decide); omit to accept all.",
     )
 
 
@@ -113,6 +113,7 @@ class ReviewOutput(ToolOutput):
     commit: str | None = None
     accepted: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list)
+    pending: list[str] = Field(default_factory=list)
 
 
 def status(env: ToolEnv, args: StatusInput) -> StatusOutput:
@@ -201,6 +202,7 @@ def review(env: ToolEnv, args: ReviewInput) -> ReviewOutput:
         commit=accepted.commit,
         accepted=list(accepted.accepted),
         rejected=list(accepted.rejected),
+        pending=list(accepted.pending),
     )
 
 

@@ -54,13 +54,41 @@ def test_accepting_everything_gives_main_the_branch_tree(reviewed: MemoryRepo) -
     assert reviewed.read_text("MEMORY.md") == SEED
 
 
-def test_accepting_some_rejects_the_rest_for_good(reviewed: MemoryRepo) -> None:
+def test_accepting_some_leaves_the_rest_pending_until_a_person_decides(
+    reviewed: MemoryRepo,
+) -> None:
+    """Issue #31: accepting operation 3 used to reject 1 and 2 for good."""
+    first, second, third = (op.fingerprint for op in reviewed.show_review(NAME).ops)
+
     result = reviewed.accept_review(NAME, [3])
-    assert len(result.accepted) == 1 and len(result.rejected) == 2
+
+    assert (result.accepted, result.rejected, result.pending) == ((third,), (), (first, second))
     text = reviewed.read_text("MEMORY.md")
     assert "Friday" not in text and "Old person's note" in text
-    again = reviewed.dream()
+    # The branch now holds the two left, on top of the new main: git's diff is just them.
+    assert git(reviewed.root, "rev-parse", f"{NAME}^") == git(reviewed.root, "rev-parse", "main")
+    diff = git(reviewed.root, "diff", "--unified=0", "main", NAME, "--", "MEMORY.md")
+    lines = diff.splitlines()
+    changed = sorted(x for x in lines if x[:2] in ("+-", "--") and x[:4] not in ("--- ", "+++ "))
+    assert changed == [
+        "+- Ana owns the billing service [by: agent; added: 2026-01-01]",
+        "-- Ana owns the billing service [by: agent; added: 2026-02-01]",
+        "-- Ana owns the billing services [by: agent; added: 2026-01-01]",
+        "-- Old person's note [expires: 2020-01-01]",
+    ]
+    assert [op.fingerprint for op in reviewed.show_review(NAME).ops] == [first, second]
+    again = reviewed.dream()  # both still wait on the branch: not proposed a second time
     assert again.pending_review == () and again.review is None and again.remembered == 2
+    assert [r.name for r in reviewed.list_reviews()] == [NAME]
+    # ... until the person decides: one rejected, the other accepted.
+    rejected = reviewed.reject_review(NAME, [1])
+    assert (rejected.rejected, rejected.pending) == ((first,), (second,))
+    accepted = reviewed.accept_review(NAME)
+    assert (accepted.accepted, accepted.pending) == ((second,), ())
+    assert reviewed.list_reviews() == []
+    text = reviewed.read_text("MEMORY.md")
+    assert "Old person's note" in text and "billing services" not in text
+    assert reviewed.dream().remembered == 1
 
 
 def test_a_rejected_review_is_never_proposed_again(reviewed: MemoryRepo) -> None:
