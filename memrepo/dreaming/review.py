@@ -95,30 +95,43 @@ def show_review(folder: MemoryFolder, name: str) -> ReviewDetail:
     """A review's operations and a readable per-entry diff with the reasons."""
     branch = branches.get_review_branch(folder, name)
     ops = ops_of(branch)
-    return ReviewDetail(summary=_summary(folder, branch), ops=tuple(ops), diff=render_diff(ops))
+    return ReviewDetail(
+        summary=_summary(folder, branch),
+        ops=tuple(ops),
+        diff=render_diff(ops),
+        op_lines=tuple(tuple(op_diff_lines(op)) for op in ops),
+    )
 
 
 def render_diff(ops: Sequence[Op]) -> str:
-    """Per operation: what it does and why, then `-` lines removed, `+` lines written and
-    `=` a line kept as it is (a merge keeping one copy unchanged draws it once)."""
+    """Per operation: what it does and why, then its diff lines (`op_diff_lines`)."""
     out: list[str] = []
     for n, op in enumerate(ops, start=1):
         out.append(f"[{n}] {op.kind} ({op.found_by}) {op.fingerprint}")
         out.append(f"    why: {op.reason}")
         if op.why_review:
             out.append(f"    review because {op.why_review}")
-        kept = _kept_unchanged(op)
-        for ref in op.targets:
-            line = f"{ref.path}:{ref.line + 1}  {ref.raw.strip()}"
-            out.append(f"  = {line}  (kept as it is)" if ref is kept else f"  - {line}")
-        if op.kind == "move" and op.dest:
-            out.extend(f"  + {op.dest}  {ref.raw.strip()}" for ref in op.targets)
-        elif op.kind == "link" and op.dest:
-            out.append(f"  + {op.path}  - [[{op.dest.removesuffix('.md')}]]")
-        elif op.text is not None and kept is None:
-            out.append(f"  + {op.path}  {op.text.strip()}")
+        out.extend(f"  {line}" for line in op_diff_lines(op))
         out.append("")
     return "\n".join(out)
+
+
+def op_diff_lines(op: Op) -> list[str]:
+    """One operation as a person reads a diff: `-` lines removed, `+` lines written and
+    `=` a line kept as it is (a merge keeping one copy unchanged draws it once, never as
+    removed and re-added). The CLI and the Hub draw these same lines."""
+    out: list[str] = []
+    kept = _kept_unchanged(op)
+    for ref in op.targets:
+        line = f"{ref.path}:{ref.line + 1}  {ref.raw.strip()}"
+        out.append(f"= {line}  (kept as it is)" if ref is kept else f"- {line}")
+    if op.kind == "move" and op.dest:
+        out.extend(f"+ {op.dest}  {ref.raw.strip()}" for ref in op.targets)
+    elif op.kind == "link" and op.dest:
+        out.append(f"+ {op.path}  - [[{op.dest.removesuffix('.md')}]]")
+    elif op.text is not None and kept is None:
+        out.append(f"+ {op.path}  {op.text.strip()}")
+    return out
 
 
 def _kept_unchanged(op: Op) -> LineRef | None:

@@ -145,11 +145,13 @@ class ReviewSummary(Frozen):
 
 
 class ReviewDetail(Frozen):
-    """A review branch with its operations (numbered from 1) and a per-entry diff."""
+    """A review branch with its operations (numbered from 1), a per-entry diff, and each
+    operation's own diff lines (`-`, `+`, `=`) for a page that draws them per operation."""
 
     summary: ReviewSummary
     ops: tuple[Op, ...]
     diff: str
+    op_lines: tuple[tuple[str, ...], ...] = ()
 
 
 class AcceptResult(Frozen):

@@ -125,7 +125,7 @@ def test_find_edit_see_in_history_forget(
         assert not any("Deploys" in e.text for e in repo.entries())
 
 
-def test_accept_one_dream_operation_and_reject_the_rest(
+def test_accept_one_dream_operation_and_the_rest_waits(
     serve: Serve, root: Path, context: BrowserContext, shots: Path
 ) -> None:
     (root / "MEMORY.md").write_text(SEED, encoding="utf-8")
@@ -141,11 +141,13 @@ def test_accept_one_dream_operation_and_reject_the_rest(
     page.get_by_label(re.compile(r"^\[3\] ")).check()
     page.get_by_role("button", name="Accept the ticked changes").click()
     expect(page.get_by_role("status")).to_contain_text("Accepted 1 change(s)")
-    expect(page.get_by_role("status")).to_contain_text("rejected 2")
+    expect(page.get_by_role("status")).to_contain_text("2 still wait")
     with MemoryRepo.open(root) as repo:
         text = repo.read_text("MEMORY.md")
-        assert repo.list_reviews() == []
+        assert [r.ops for r in repo.list_reviews()] == [2]
     assert "Friday" not in text and "Old person's note" in text
+    page.get_by_role("link", name=name).click()
+    expect(page.locator("li.op")).to_have_count(2)
 
 
 def test_private_items_a_workspace_setting_and_the_context_preview(

@@ -77,7 +77,7 @@ def test_history_shows_origin_and_by_pages_and_undoes(serve: Serve, root: Path) 
         assert repo.log(limit=1)[0].undoes == newest.id
 
 
-def test_a_review_accepts_one_operation_and_rejects_the_rest(
+def test_a_review_accepts_one_operation_and_the_rest_waits(
     serve: Serve, root: Path, reviewed: str
 ) -> None:
     person = serve(root).login()
@@ -92,12 +92,36 @@ def test_a_review_accepts_one_operation_and_rejects_the_rest(
     accepted = person.follow(
         person.post("/review/accept", {"name": reviewed, "op": ["3"], "back": "/review"})
     )
-    assert "Accepted 1 change(s)" in accepted.text and "rejected 2" in accepted.text
+    assert "Accepted 1 change(s)" in accepted.text
+    assert f"2 still wait in {reviewed} for your decision" in accepted.text
     with MemoryRepo.open(root) as repo:
         text = repo.read_text("MEMORY.md")
-        assert repo.list_reviews() == [] and repo.log(limit=1)[0].origin == "dream"
-        assert repo.dream().pending_review == ()  # the rejected two never come back
+        waiting = repo.list_reviews()
+        assert repo.log(limit=1)[0].origin == "dream"
     assert "Friday" not in text and "Old person's note" in text
+    assert [r.name for r in waiting] == [reviewed] and waiting[0].ops == 2
+    rejected = person.follow(
+        person.post("/review/reject", {"name": reviewed, "op": ["1"], "back": "/review"})
+    )
+    assert "Rejected 1 change(s)" in rejected.text and "1 still wait" in rejected.text
+    with MemoryRepo.open(root) as repo:
+        assert [r.ops for r in repo.list_reviews()] == [1]
+        assert "Old person's note" in repo.read_text("MEMORY.md")
+
+
+def test_a_review_page_draws_a_kept_line_once(serve: Serve, root: Path) -> None:
+    """A merge that keeps one copy as it is shows that line once, as kept, never as
+    removed and written again (the same lines `memrepo review show` prints)."""
+    twice = "# Memory\n\n- Deploys go out on Tuesdays\n- Staging is stg-3\n"
+    (root / "MEMORY.md").write_text(twice + "- Deploys go out on Tuesdays\n\n## Index\n")
+    git(root, "commit", "-qam", "seed by hand")
+    with MemoryRepo.open(root) as repo:
+        name = repo.dream().review
+    assert name is not None
+    page = words(serve(root).login().get("/review/dream", name=name).text)
+    assert "= MEMORY.md:3 - Deploys go out on Tuesdays (kept as it is)" in page
+    assert "- MEMORY.md:5 - Deploys go out on Tuesdays" in page
+    assert "+ MEMORY.md - Deploys go out on Tuesdays" not in page
 
 
 def test_a_review_can_be_rejected_whole_and_bad_names_are_clear(
@@ -109,7 +133,7 @@ def test_a_review_can_be_rejected_whole_and_bad_names_are_clear(
         assert person.post("/review/reject", {"name": name}).status_code == status
     assert person.post("/review/accept", {"name": reviewed, "op": ["x"]}).status_code == 400
     rejected = person.follow(person.post("/review/reject", {"name": reviewed, "back": "/review"}))
-    assert f"Rejected {reviewed}: 3 change(s)" in rejected.text
+    assert f"Rejected 3 change(s) of {reviewed}" in rejected.text
     assert git(root, "branch", "--list", "dream/*") == ""
     assert (root / "MEMORY.md").read_text(encoding="utf-8") == SEED
 

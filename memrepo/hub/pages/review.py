@@ -15,6 +15,7 @@ a maintenance commit (the agent's expired lines and done commitments it removed;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -127,31 +128,46 @@ async def dream(request: Request) -> Response:
     return hub.templates.page(request, "review.html", {"detail": detail})
 
 
+def _ticked_ops(form: Form, verb: str) -> list[int | str] | None:
+    """The operations a person ticked, or None for the whole review (`all`)."""
+    if form.flag("all"):
+        return None
+    picked = form.getall("op")
+    if not picked:
+        raise BadForm(f"tick at least one operation to {verb}, or {verb} all")
+    if not all(op.isdigit() and len(op) < 6 for op in picked):
+        raise BadForm("an operation is given by its number")
+    return [int(op) for op in picked]
+
+
+def _still_waiting(name: str, pending: Sequence[str]) -> str:
+    return f" {len(pending)} still wait in {name} for your decision." if pending else ""
+
+
 async def accept(request: Request) -> Response:
     form = form_of(request)
     name = _name(form, "dream/")
-    ops: list[int | str] | None = None
-    if not form.flag("all"):
-        picked = form.getall("op")
-        if not picked:
-            raise BadForm("tick at least one operation to accept, or accept all")
-        if not all(op.isdigit() and len(op) < 6 for op in picked):
-            raise BadForm("an operation is given by its number")
-        ops = [int(op) for op in picked]
+    ops = _ticked_ops(form, "accept")
     result = await hub_of(request).call(lambda repo: repo.accept_review(name, ops))
     where = f"commit {short(result.commit)}" if result.commit else "nothing left to change"
     return done(
         request,
-        f"Accepted {len(result.accepted)} change(s) of {name} ({where}); "
-        f"rejected {len(result.rejected)}, never proposed again.",
+        f"Accepted {len(result.accepted)} change(s) of {name} ({where})."
+        + _still_waiting(name, result.pending),
         undo=result.commit,
     )
 
 
 async def reject(request: Request) -> Response:
-    name = _name(form_of(request), "dream/")
-    result = await hub_of(request).call(lambda repo: repo.reject_review(name))
-    return done(request, f"Rejected {name}: {len(result.rejected)} change(s) never proposed again.")
+    form = form_of(request)
+    name = _name(form, "dream/")
+    ops = _ticked_ops(form, "reject") if form.getall("op") else None
+    result = await hub_of(request).call(lambda repo: repo.reject_review(name, ops))
+    return done(
+        request,
+        f"Rejected {len(result.rejected)} change(s) of {name}, never proposed again."
+        + _still_waiting(name, result.pending),
+    )
 
 
 async def undo_curation(request: Request) -> Response:
