@@ -18,6 +18,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp.types import Implementation
 
 from memrepo import MemoryRepo
 from memrepo.tools import anthropic_tools
@@ -161,3 +162,35 @@ def test_swarm_note_over_stdio_joins_the_parents_swarm(tmp_path: Path) -> None:
     orphan = base.model_copy(update={"args": [*args, "--task", "lost", "--parent", "nowhere"]})
     refused = anyio.run(note, orphan)
     assert refused.is_error and "cannot join a swarm" in refused.content[0].text
+
+
+# Which agent used a memory (issue #31): the SDK's client names itself in the initialize
+# handshake and the usage log a person reads in the Hub says so; `--agent` overrides it.
+
+
+async def _recall_in_full(root: str, name: str, *extra: str) -> list[str]:
+    info = Implementation(name=name, version="1.0")
+    async with Client(server(Path(root), *extra), client_info=info) as client:
+        found = structured(
+            await client.call_tool("memory_recall", {"query": "staging deploys", "detail": "full"})
+        )
+        await client.read_resource("memrepo://context/chat")
+        return [hit["ref"] for hit in found["hits"]]
+
+
+def test_a_recall_is_logged_as_used_by_the_client_that_made_it(memory_repo: MemoryRepo) -> None:
+    repo = memory_repo
+    line = repo.remember("Deploys go through staging first", by="user")
+    item = repo.remember(
+        "The staging host for deploys is stg-3", by="user", scope="task", task_id=TASK
+    )
+    assert item.store == "items"
+    root = str(repo.root)
+
+    refs = anyio.run(_recall_in_full, root, "claude-code")
+    assert {line.ref, item.ref} <= set(refs)
+    uses = repo.last_uses()
+    assert {uses[ref].agent for ref in refs} == {"claude-code"}
+
+    anyio.run(_recall_in_full, root, "some-client", "--agent", "night-shift-bot")
+    assert {repo.last_uses()[ref].agent for ref in refs} == {"night-shift-bot"}

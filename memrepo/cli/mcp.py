@@ -61,6 +61,12 @@ def register(commands: Subparsers) -> None:
         "session <task>')",
     )
     sub.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="the agent's name the usage log records for what it recalls (default: the "
+        "name its MCP client gives, e.g. claude-code)",
+    )
+    sub.add_argument(
         "--untrusted",
         action="store_true",
         help="the host feeds untrusted text (web pages, mail): mark every write tainted",
@@ -144,6 +150,7 @@ def _mcp(args: argparse.Namespace) -> int:
         untrusted=args.untrusted,
         task_title=args.title or f"MCP session {task}",
         task_parent=args.parent,
+        agent=args.agent,
     )
     tools = MemoryTools(repo, context, approval=allow_all if args.allow_forget else deny_all)
     if settings is not None:

@@ -240,6 +240,7 @@ class MemoryRepo:
     known_workspace = verb("_recall", RecallApi.known_workspace)
     expand = verb("_recall", RecallApi.expand)
     mark_used = verb("_recall", RecallApi.mark_used)
+    last_uses = verb("_recall", RecallApi.last_uses)
     reindex = verb("_recall", RecallApi.reindex)
     meaning_on = verb("_meaning", MeaningApi.meaning_on)
     meaning_off = verb("_meaning", MeaningApi.meaning_off)

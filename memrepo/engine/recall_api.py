@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from memrepo.engine.core import Area
 from memrepo.errors import UnknownWorkspace
-from memrepo.layout import WORKSPACE_DIR, item_ids, workspace_slug
+from memrepo.layout import WORKSPACE_DIR, workspace_slug
 from memrepo.models.recall import Detail, RecallHit, RecallResult, ReindexReport
 
 if TYPE_CHECKING:
     from memrepo.models.prompt_context import ContextBlocks, ContextRequest, MemoryUsed
+    from memrepo.models.usage import MemoryUse
 
 
 class ReaderContext(TypedDict, total=False):
@@ -132,11 +133,15 @@ class RecallApi(Area):
         # Only a task can be in a swarm: a reader without one never loads the swarms.
         return self.parts.swarms.audience(task_id) if task_id else None
 
-    def mark_used(self, refs: Sequence[str]) -> None:
-        """Record that these items were put in a prompt or quoted (folder refs: no-op)."""
-        ids = item_ids(refs)
-        if ids:
-            self.items.mark_used(ids)
+    def mark_used(self, refs: Sequence[str], agent: str | None = None) -> None:
+        """Record that these memories were put in a prompt or quoted, and by which agent
+        (the host's name for itself): recall ranks items on it, the Hub shows it."""
+        self.items.mark_used(refs, agent)
+
+    def last_uses(self, ref: str | None = None) -> dict[str, MemoryUse]:
+        """Who last put each memory (or only `ref`) in a prompt or quoted it, and when:
+        the newest use of the last 90 days, by ref."""
+        return self.items.store.last_uses(ref)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> ReindexReport:
         """Rebuild the whole index from git and memory_items; `progress` hears the

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Literal
 
 from memrepo.hub.forms import BadForm, Form
 from memrepo.layout import workspace_of
 from memrepo.models import EntryView, MemoryItem
 from memrepo.models.recall import due_label
+from memrepo.models.usage import MemoryUse
 
 PAGE_SIZE = 200
 SHORT = 10
@@ -65,6 +65,8 @@ class Row:
     #: Where the line stands in the prompt context without any query (L0): "" when it
     #: does not, else `EVERY_PROMPT` or the workspace whose prompts carry it.
     standing: str = ""
+    #: Who last put it in a prompt or quoted it, and when (`MemoryRepo.last_uses`).
+    used: MemoryUse | None = None
 
     @property
     def label(self) -> str:
@@ -91,13 +93,6 @@ class Row:
         if isinstance(found, EntryView):
             return _entry_tags(found, self.trust)
         return _item_tags(found)
-
-    @property
-    def last_used(self) -> datetime | None:
-        """When a prompt or a quote last carried it, as recall records it (memory items
-        only: recall does not record the use of folder lines)."""
-        found = self.source
-        return None if isinstance(found, EntryView) else found.last_used_at
 
 
 def confirmable(source: EntryView | MemoryItem) -> bool:
@@ -285,3 +280,13 @@ def listing(all_rows: Iterable[Row], filters: Filters) -> Listing:
         kinds=sorted({row.kind for row in rows if row.kind}),
         trusts=[t for t in (*FOLDER_TRUST, *ITEM_TRUST) if t in trusts],
     )
+
+
+def last_use(row: Row, uses: Mapping[str, MemoryUse]) -> MemoryUse | None:
+    """The newest use of a row's memory: the usage log's, else an item's own
+    `last_used_at` (recorded before the log named agents)."""
+    found = uses.get(row.ref)
+    item = row.source
+    if found is None and isinstance(item, MemoryItem) and item.last_used_at is not None:
+        return MemoryUse(ref=row.ref, at=item.last_used_at)
+    return found

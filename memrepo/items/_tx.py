@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from memrepo.items._rows import COLUMNS, INSERT, fetch_items, ref_keys, to_ms, to_params
+from memrepo.layout import ITEM_REF_PREFIX
 from memrepo.models.items import MemoryItem
 
 _UPDATABLE = tuple(c for c in COLUMNS if c != "id")
@@ -107,11 +108,17 @@ class Tx:
         return [str(row[0]) for row in rows]
 
     def delete_where(self, where: str, params: Sequence[Any]) -> list[str]:
-        """Hard-delete matching rows; return their ids (refs go by ON DELETE CASCADE)."""
+        """Hard-delete matching rows; return their ids (refs go by ON DELETE CASCADE,
+        usage rows here)."""
         rows = self.conn.execute(
             f"DELETE FROM memory_items WHERE {where} RETURNING id", tuple(params)
         ).fetchall()
-        return [str(row[0]) for row in rows]
+        ids = [str(row[0]) for row in rows]
+        # The usage log names any ref (folder lines too), so it has no foreign key.
+        self.conn.executemany(
+            "DELETE FROM memory_usage WHERE ref = ?", [(ITEM_REF_PREFIX + i,) for i in ids]
+        )
+        return ids
 
     def meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM items_meta WHERE key = ?", (key,)).fetchone()

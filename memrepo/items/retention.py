@@ -2,8 +2,9 @@
 
 Retention drops tombstones, expired items and superseded revisions superseded more than
 180 days ago, except the newest 5 superseded revisions of each chain (counted from the
-current row down `supersedes_id`, so history keeps its latest steps), and curation log
-rows applied more than 90 days ago (reference §5b; an item's rows also go with it).
+current row down `supersedes_id`, so history keeps its latest steps), curation log
+rows applied more than 90 days ago (reference §5b; an item's rows also go with it), and
+usage rows (who last put a memory in a prompt) older than 90 days.
 Dropping a revision only shortens the tail of a chain: `ON DELETE SET NULL` unlinks the
 row above it. Purges are hard deletes; memory_item_refs rows go with them by `ON DELETE CASCADE`.
 """
@@ -19,6 +20,8 @@ from memrepo.items.vocab import DERIVED_SOURCES
 
 REVISION_RETENTION = timedelta(days=180)
 CURATION_LOG_RETENTION = timedelta(days=90)
+#: The usage log (who last put a memory in a prompt) keeps 90 days, as the curation log.
+USAGE_RETENTION = timedelta(days=90)
 REVISIONS_KEPT = 5
 LAST_RUN_KEY = "last_retention_at"
 
@@ -64,6 +67,7 @@ def run_retention(tx: Tx, now: datetime) -> Dropped:
         "DELETE FROM memory_curation_log WHERE applied_at < ?",
         (to_ms(now - CURATION_LOG_RETENTION),),
     )
+    tx.conn.execute("DELETE FROM memory_usage WHERE used_at < ?", (to_ms(now - USAGE_RETENTION),))
     tx.set_meta(LAST_RUN_KEY, str(to_ms(now)))
     return Dropped(tombstones, expired, revisions)
 

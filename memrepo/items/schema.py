@@ -105,12 +105,25 @@ _CURATION = (
 # does. Rows written before version 4 had no way to say so and stay 0.
 _TAINT = ("ALTER TABLE memory_items ADD COLUMN tainted INTEGER NOT NULL DEFAULT 0",)
 
+# memory_usage: when each memory was last put in a prompt or quoted, and by which agent
+# (the host's own name: an MCP client's clientInfo.name, ToolContext.agent; '' when the
+# host gave none). `ref` is any recall ref, a folder line's as well as `memory:<id>`, so
+# the Hub can say "last used 2 h ago by claude-code" of both. Rows older than 90 days
+# go with retention; an item's rows go with the item.
+_USAGE = (
+    "CREATE TABLE memory_usage ("
+    "ref TEXT NOT NULL, agent TEXT NOT NULL, used_at INTEGER NOT NULL, "
+    "PRIMARY KEY (ref, agent)) WITHOUT ROWID",
+    "CREATE INDEX idx_memory_usage_used_at ON memory_usage(used_at)",
+)
+
 #: MIGRATIONS[n - 1] brings a file from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (_ITEMS, *_INVARIANTS, *_LOOKUPS),
     _META_AND_REFS,
     _CURATION,
     _TAINT,
+    _USAGE,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

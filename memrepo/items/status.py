@@ -15,6 +15,7 @@ from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.items._rows import to_ms
 from memrepo.items._tx import Tx
 from memrepo.items.vocab import LINK_STORES, trust_rank
+from memrepo.layout import ITEM_REF_PREFIX
 from memrepo.models.items import Source, Status
 
 CONFIRMED: Source = "user_confirmed"
@@ -100,13 +101,8 @@ def _scrub(tx: Tx, item_ids: list[str], now: datetime) -> None:
         "updated_at = ? WHERE id = ?",
         [(to_ms(now), item_id) for item_id in item_ids],
     )
-
-
-def mark_used(tx: Tx, item_ids: list[str], now: datetime) -> None:
-    """Record that these items were injected or quoted (recall ranks on it)."""
     tx.conn.executemany(
-        "UPDATE memory_items SET last_used_at = ? WHERE id = ?",
-        [(to_ms(now), item_id) for item_id in item_ids],
+        "DELETE FROM memory_usage WHERE ref = ?", [(ITEM_REF_PREFIX + i,) for i in item_ids]
     )
 
 

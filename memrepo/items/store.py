@@ -21,8 +21,10 @@ from memrepo.errors import InvalidArgument, StoreError
 from memrepo.items._rows import fetch_items
 from memrepo.items._tx import Tx
 from memrepo.items.db import DEFAULT_BUSY_TIMEOUT, default_path, open_connection, translate
+from memrepo.items.usage import LAST_USE_OF, LAST_USES, uses_of
 from memrepo.layout import ITEM_REF_PREFIX
 from memrepo.models.items import ItemDetail, ItemFilters, MemoryItem
+from memrepo.models.usage import MemoryUse
 
 #: The shortest item id prefix taken for a whole id (item ids are 32 hex digits).
 MIN_ID_PREFIX = 6
@@ -172,6 +174,13 @@ class ItemStore:
         """Every item (any status) whose source_ref or an alias is `store:ref_id`."""
         with self._reading() as conn:
             return Tx(conn).by_source_ref(store, ref_id, active=False)
+
+    def last_uses(self, ref: str | None = None) -> dict[str, MemoryUse]:
+        """The newest use of every memory used in the last 90 days (or of `ref`), by ref."""
+        with self._reading() as conn:
+            if ref is None:
+                return uses_of(conn.execute(LAST_USES).fetchall())
+            return uses_of(conn.execute(LAST_USE_OF, (ref,)).fetchall())
 
     def meta(self, key: str) -> str | None:
         """A value of items_meta (`hot_version`, `last_retention_at`)."""

@@ -22,7 +22,7 @@ from memrepo import hygiene
 from memrepo.clock import Clock
 from memrepo.errors import EntryNotFound, StoreError
 from memrepo.formats import normalize_text
-from memrepo.items import retention, status
+from memrepo.items import retention, status, usage
 from memrepo.items._resolve import Outcome, Prepared, resolve, resolve_revision
 from memrepo.items._tx import ScopeKey, Tx
 from memrepo.items.policy import SettingsLookup, decide, default_settings
@@ -252,12 +252,16 @@ class ItemWriter:
         )
         return bool(changed)
 
-    def mark_used(self, item_ids: Iterable[str], now: datetime | None = None) -> None:
-        """Record use of items actually injected or quoted (no hot-version bump)."""
-        ids = list(item_ids)
-        when = now or self.clock.now()
-        with self.store.transaction() as tx:
-            status.mark_used(tx, ids, when)
+    def mark_used(
+        self, refs: Iterable[str], agent: str | None = None, now: datetime | None = None
+    ) -> None:
+        """Record use of memories actually injected or quoted, and by which agent (no
+        hot-version bump: a prompt's cache stays valid). `agent` is the host's own name
+        for itself, kept as one short printable line."""
+        found = list(refs)
+        if found:
+            with self.store.transaction() as tx:
+                usage.mark_used(tx, found, usage.agent_label(agent), now or self.clock.now())
 
     def why(self, item_id: str) -> str:
         """A plain-language origin of the item; `EntryNotFound` when there is none."""

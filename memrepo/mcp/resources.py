@@ -138,5 +138,6 @@ def _context(tools: MemoryTools, surface: str) -> str:
         task_id=ctx.task_id,
         include_private=ctx.sees_private,
         is_subagent=ctx.role != "agent",
+        agent=ctx.agent,
     )
     return tools.repo.context(request).text

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import anyio
@@ -43,7 +44,7 @@ from memrepo.mcp.guidance import GUIDANCE_PROMPT, guidance
 from memrepo.mcp.readers import ReadProcesses
 from memrepo.mcp.resources import read_resource, resource_templates, resources
 from memrepo.serving import RepoWorkers, reader_repo
-from memrepo.tools import BUILTIN_TOOLS, MemoryTools
+from memrepo.tools import BUILTIN_TOOLS, MemoryTools, ToolContext
 from memrepo.tools.tool import Tool
 from memrepo.version import __version__
 
@@ -169,7 +170,7 @@ class _Calls:
             known = ", ".join(self.schemas)
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}; the tools are {known}")
         try:
-            context = call_context(name, self.tools.context, params.meta)
+            context = call_context(name, _with_agent(self.tools.context, ctx), params.meta)
             arguments = params.arguments or {}
 
             def dispatch(tools: MemoryTools) -> dict[str, Any]:
@@ -219,7 +220,7 @@ class _Calls:
         self, ctx: Any, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        context = self.tools.context
+        context = _with_agent(self.tools.context, ctx)
 
         def read(reader: MemoryTools) -> types.ReadResourceResult:
             reader.context = context  # the session's, as it is now
@@ -250,6 +251,18 @@ class _Calls:
             description=GUIDANCE_PROMPT.description,
             messages=[types.PromptMessage(role="user", content=types.TextContent(text=text))],
         )
+
+
+def _with_agent(context: ToolContext, ctx: Any) -> ToolContext:
+    """`context` with the agent named as its host names itself (`clientInfo.name` of
+    the initialize handshake) unless `memrepo mcp --agent` named it already: the usage
+    log records what each agent put in its prompts."""
+    if context.agent is not None:
+        return context
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    name = getattr(info, "name", None)
+    return replace(context, agent=name) if isinstance(name, str) and name.strip() else context
 
 
 def _one_page(params: types.PaginatedRequestParams | None) -> None:

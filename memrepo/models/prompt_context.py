@@ -118,6 +118,9 @@ class ContextRequest(Frozen):
     turn: str | None = None
     preview: bool = False
     decision: InjectionDecision | None = None
+    #: The agent building this prompt, by its host's name for itself ("claude-code"):
+    #: the usage log records it ("last used 2 h ago by claude-code" in the Hub).
+    agent: str | None = None
 
 
 class ContextLine(Frozen):
@@ -195,3 +198,4 @@ class MemoryUsed(Frozen):
     refs: tuple[str, ...]
     task_id: str | None = None
     turn: str | None = None
+    agent: str | None = None

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from memrepo.errors import RecallFailed, StoreError
-from memrepo.layout import ITEM_REF_PREFIX, item_ids, workspace_slug
+from memrepo.layout import ITEM_REF_PREFIX, workspace_slug
 from memrepo.models.prompt_context import (
     BlockName,
     ContextBlock,
@@ -255,7 +255,8 @@ class ContextBuilder:
     def _report(
         self, request: ContextRequest, refs: tuple[str, ...], errors: dict[str, str]
     ) -> None:
-        """Tell the listeners and mark the items used; a store too busy to record use is
+        """Tell the listeners and mark what was injected used, by the request's agent; a
+        store too busy to record use is
         reported in `errors`: the prompt is built and the turn goes on."""
         key = (request.task_id, request.surface)
         with self._lock:
@@ -270,13 +271,15 @@ class ContextBuilder:
         if not changed:
             return
         try:
-            ids = item_ids(refs)
-            if ids:
-                self.repo.items.mark_used(ids)
+            self.repo.items.mark_used(refs, request.agent)
         except StoreError as exc:
             errors["mark_used"] = str(exc)
         event = MemoryUsed(
-            surface=request.surface, refs=refs, task_id=request.task_id, turn=request.turn
+            surface=request.surface,
+            refs=refs,
+            task_id=request.task_id,
+            turn=request.turn,
+            agent=request.agent,
         )
         for listener in listeners:
             try:

@@ -160,7 +160,7 @@ def _memory(env: ToolEnv, ref: str) -> ToolHit:
     hits = env.repo.expand([ref], **reader(env))
     if not hits:
         raise EntryNotFound(ref, "no memory with this ref is visible to this task")
-    env.repo.mark_used([hits[0].ref])
+    env.repo.mark_used([hits[0].ref], env.context.agent)
     return tool_hit(hits[0], full=True)
 
 

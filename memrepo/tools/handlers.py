@@ -46,7 +46,7 @@ def recall(env: ToolEnv, args: RecallInput) -> RecallOutput:
     if args.ids:
         hits = env.repo.expand(args.ids, **reader(env))
         found = [hit.ref for hit in hits]
-        env.repo.mark_used(found)
+        env.repo.mark_used(found, env.context.agent)
         missing = [ref for ref in dict.fromkeys(args.ids) if ref not in found]
         return RecallOutput(
             query=args.query, hits=[tool_hit(h, full=True) for h in hits], missing=missing
@@ -60,7 +60,7 @@ def recall(env: ToolEnv, args: RecallInput) -> RecallOutput:
         raise ToolInputError(RECALL, [f"scope: {exc}"]) from exc
     full = args.detail == "full"
     if full:
-        env.repo.mark_used([hit.ref for hit in result.hits])
+        env.repo.mark_used([hit.ref for hit in result.hits], env.context.agent)
     return RecallOutput(
         query=result.query,
         hits=[tool_hit(hit, full=full) for hit in result.hits],

@@ -37,6 +37,10 @@ class ToolContext:
     them by (`slack:U0123`, `mail:ana@example.com`); None is the owner. What such a
     turn remembers is a private fact about that sender, never the owner's own fact, and
     it changes nothing else of the memory (reference, the security rule for channels).
+
+    `agent` is the agent's own name as its host gives it (an MCP client's
+    `clientInfo.name` when the host sets none): what it recalls in full or quotes is
+    logged as used by it, which the Hub shows ("last used 2 h ago by claude-code").
     """
 
     task_id: str | None = None
@@ -50,6 +54,7 @@ class ToolContext:
     task_title: str | None = None
     task_parent: str | None = None
     sender: str | None = None
+    agent: str | None = None
 
     @property
     def user_asks_to_remember(self) -> bool:

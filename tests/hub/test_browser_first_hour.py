@@ -183,28 +183,34 @@ def test_dream_runs_from_the_review_page_and_says_it_has_no_model(
     assert re.search(r"^dream/", git(root, "branch", "--list", "dream/*").strip(" *\n"))
 
 
-def test_an_item_shows_when_a_prompt_last_carried_it(
+def test_a_memory_shows_when_and_by_which_agent_a_prompt_last_carried_it(
     serve: Serve, seeded: Path, context: BrowserContext, shots: Path
 ) -> None:
     with MemoryRepo.open(seeded) as repo:
-        repo.context(ContextRequest(include_private=True))  # a real turn marks its items used
+        # A real turn of claude-code marks what its prompt carried: items and lines.
+        turn = ContextRequest(include_private=True, agent="claude-code")
+        carried = repo.context(turn).refs
         items = repo.list_items(ItemFilters(include_private=True))
         item = next(i for i in items if i.content == "My blood type is 0+")
+        untouched = next(e for e in repo.entries() if e.ref not in carried)
     assert item.last_used_at is not None
     day = item.last_used_at.strftime("%Y-%m-%d")
     page = open_hub(context, serve(seeded))
     page.get_by_role("button", name="Show private items").click()
     row = page.locator(".row", has_text="My blood type is 0+")
     expect(row).to_contain_text(f"last used {day}")
+    expect(row).to_contain_text("by claude-code")
+    expect(page.locator(".row", has_text="The user prefers pnpm over npm")).to_contain_text(
+        "by claude-code"
+    )  # a folder line in every prompt is used too
     page.screenshot(path=str(shots / "hub-knows-last-used.png"), full_page=True)
-    expect(page.locator(".row", has_text="The user prefers pnpm over npm")).not_to_contain_text(
-        "last used"
-    )
+    expect(page.locator(".row", has_text=untouched.text)).not_to_contain_text("last used")
     row.get_by_role("link", name="My blood type is 0+").click()
     used = page.locator("dl.meta dt", has_text="Last used").locator(
         "xpath=following-sibling::dd[1]"
     )
     expect(used).to_contain_text(day)
+    expect(used).to_contain_text("by claude-code")
 
 
 def test_a_file_page_lists_the_files_that_link_to_it(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from memrepo import MemoryRepo
+from memrepo.models.prompt_context import ContextRequest
 
 from .conftest import Serve
 
@@ -194,3 +195,21 @@ def test_bad_actions_are_clear_pages(serve: Serve, root: Path, seeded: Seed) -> 
     assert 'id="L3"' in file_page and "pnpm" in file_page
     assert person.get("/file", path="../../etc/passwd").status_code == 400
     assert person.get("/file", path="nothere.md").status_code == 404
+
+
+def test_the_list_and_a_memory_say_which_agent_last_used_it(
+    serve: Serve, root: Path, seeded: Seed
+) -> None:
+    """A prompt built for claude-code carries the person's pnpm line (L0): the list and
+    the memory's page say when and by which agent; a line no prompt carried says so."""
+    with MemoryRepo.open(root) as repo:
+        turn = ContextRequest(query="which package manager", agent="claude-code")
+        assert seeded.user in repo.context(turn).refs
+    person = serve(root).login()
+    listing = person.get("/").text
+    row = re.search(r'<li class="row">(?:(?!</li>).)*pnpm over npm.*?</li>', listing, re.S)
+    assert row is not None and re.search(r"last used [^<]* by claude-code", row.group(0))
+    page = html.unescape(re.sub(r"<[^>]+>", " ", person.get("/memory", ref=seeded.user).text))
+    assert re.search(r"Last used\s+\S[^\n]* by claude-code", page)
+    other = html.unescape(re.sub(r"<[^>]+>", " ", person.get("/memory", ref=seeded.task).text))
+    assert "not in the last 90 days" in other

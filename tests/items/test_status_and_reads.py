@@ -82,7 +82,7 @@ def test_mark_used(writer: ItemWriter, store: ItemStore, clock: SteppingClock) -
     result = writer.ingest(cand("Uses fish shell"))
     assert result.item is not None and result.item.last_used_at is None
     used_at = clock.advance(hours=2)
-    writer.mark_used([result.item.id])
+    writer.mark_used([result.item.ref])
     detail = store.get(result.item.id)
     assert detail is not None and detail.item.last_used_at == used_at
 

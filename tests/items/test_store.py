@@ -76,7 +76,7 @@ def test_a_v1_file_is_upgraded_with_its_rows(tmp_path: Path) -> None:
         # The refs index was rebuilt from source_ref, aliases included.
         assert [i.id for i in store.find_by_source_ref("chat", "9")] == ["old"]
     conn = sqlite3.connect(path)
-    assert user_version(conn) == SCHEMA_VERSION == 4
+    assert user_version(conn) == SCHEMA_VERSION == 5
     conn.close()
 
 
@@ -98,7 +98,7 @@ def test_a_v3_file_gains_the_taint_column_and_keeps_its_rows(tmp_path: Path) -> 
             False,
         )
     conn = sqlite3.connect(path)
-    assert user_version(conn) == SCHEMA_VERSION == 4
+    assert user_version(conn) == SCHEMA_VERSION == 5
     # Every old value is kept; the new column reads 0 (nothing could be tainted before).
     after = conn.execute("SELECT * FROM memory_items ORDER BY id").fetchall()
     assert [row[:-1] for row in after] == before and [row[-1] for row in after] == [0, 0]
@@ -127,7 +127,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     before = path.read_bytes()
-    with pytest.raises(SchemaTooNew, match=r"99.*4"):
+    with pytest.raises(SchemaTooNew, match=r"99.*5"):
         ItemStore(path)
     assert path.read_bytes() == before
     assert not Path(f"{path}-wal").exists()

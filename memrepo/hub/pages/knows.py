@@ -24,7 +24,7 @@ from starlette.responses import Response
 from memrepo.engine import MemoryRepo
 from memrepo.errors import MemrepoError
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of, session_of
-from memrepo.hub.rows import EVERY_PROMPT, Filters, Row, entry_row, item_row, listing
+from memrepo.hub.rows import EVERY_PROMPT, Filters, Row, entry_row, item_row, last_use, listing
 from memrepo.models import ContextRequest, ItemFilters
 
 #: How many of recall's hits per workspace the list takes (it shows 200 a page).
@@ -42,8 +42,10 @@ async def knows(request: Request) -> Response:
         rows += [item_row(item) for item in items]
         workspaces = sorted({row.workspace for row in rows if row.workspace})
         standing = _standing(repo, private, workspaces)
+        uses = repo.last_uses()
         for row in rows:
             row.standing = standing.get(row.ref, "")
+            row.used = last_use(row, uses)
         found = _recalled(repo, filters.q, private, workspaces) if filters.q else {}
         return rows, found
 

@@ -31,6 +31,7 @@ from memrepo.index.dates import DUE_FORMS, due_day
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
 from memrepo.models.backlinks import Backlink
+from memrepo.models.usage import MemoryUse
 
 FOLDER_PREFIX = "folder:"
 ITEM_PREFIX = ITEM_REF_PREFIX
@@ -62,7 +63,11 @@ async def memory(request: Request) -> Response:
 
     why, entry, detail = await hub.call(read)
     source = entry if entry is not None else detail.item if detail is not None else None
+    used = await hub.call(lambda repo: repo.last_uses(ref).get(ref))
+    if used is None and detail is not None and detail.item.last_used_at is not None:
+        used = MemoryUse(ref=ref, at=detail.item.last_used_at)
     context = {
+        "used": used,
         "ref": ref,
         "why": why,
         "entry": entry,
