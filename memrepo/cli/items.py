@@ -18,6 +18,7 @@ from memrepo.cli._common import (
     print_json,
     read_text_argument,
 )
+from memrepo.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from memrepo.models import WriteResult
@@ -44,6 +45,7 @@ def _add_items(commands: Subparsers) -> None:
             "memrepo items show memory:3f2a9c01de4b",
             "memrepo items why memory:3f2a9c01de4b",
             "memrepo items edit memory:3f2a9c01de4b 'Ana prefers calls after 8pm'",
+            "memrepo items edit memory:3f2a9c01de4b --due friday",
             "memrepo items pin memory:3f2a9c01de4b",
             "memrepo items unpin memory:3f2a9c01de4b",
             "memrepo items forget memory:3f2a9c01de4b",
@@ -70,7 +72,16 @@ def _add_items(commands: Subparsers) -> None:
         actions, "edit", _edit, "correct an item: a new revision of yours that supersedes it"
     )
     editing.add_argument("ref", metavar="REF", help="memory:<id> (a unique prefix will do)")
-    editing.add_argument("text", metavar="TEXT", help="the corrected text (- reads stdin)")
+    editing.add_argument(
+        "text", metavar="TEXT", nargs="?", help="the corrected text (- reads stdin)"
+    )
+    due = editing.add_mutually_exclusive_group()
+    due.add_argument(
+        "--due",
+        metavar="WHEN",
+        help='its due day, the same revision: 2026-12-11, "friday", "in 2 weeks"',
+    )
+    due.add_argument("--no-due", action="store_true", help="clear its due day")
     for name, handler, summary in (
         ("pin", _pin, "put an item in every prompt (L0), as only a person may"),
         ("unpin", _unpin, "take a pinned item out of every prompt again"),
@@ -141,7 +152,25 @@ def _forget(args: argparse.Namespace) -> int:
 
 
 def _edit(args: argparse.Namespace) -> int:
-    result = open_repo(args).revise_item(args.ref, read_text_argument(args.text))
+    if args.text is None and args.due is None and not args.no_due:
+        raise InvalidArgument("nothing to change: give the corrected TEXT, --due or --no-due")
+    repo = open_repo(args)
+    ref = args.ref
+    if args.text is not None:
+        result = repo.revise_item(ref, read_text_argument(args.text))
+        if result.status == "skipped" or (args.due is None and not args.no_due):
+            return _revised(args, result)
+        ref = result.ref or ref
+    from memrepo.items.due import due_date
+
+    detail = repo.set_item_due(ref, None if args.no_due else args.due)
+    day = due_date(detail.item)
+    said = f"due {day.isoformat()}" if day else "no due date"
+    emit(args, detail.item, lambda item: f"{item.ref}: {said} ({item.kind})")
+    return 0
+
+
+def _revised(args: argparse.Namespace, result: WriteResult) -> int:
     if result.status == "skipped" and not args.json:
         by = f" by {result.ref}" if result.ref else ""
         print(f"memrepo: skipped: {result.reason}{by}", file=sys.stderr)

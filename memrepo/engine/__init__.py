@@ -222,6 +222,7 @@ class MemoryRepo:
     confirm = verb("_item_verbs", ItemsApi.confirm)
     revise_item = verb("_item_verbs", ItemsApi.revise_item)
     pin_item = verb("_item_verbs", ItemsApi.pin_item)
+    set_item_due = verb("_item_verbs", ItemsApi.set_item_due)
     run_retention = verb("_item_verbs", ItemsApi.run_retention)
     purge_task = verb("_item_verbs", ItemsApi.purge_task)
     clear_global_items = verb("_item_verbs", ItemsApi.clear_global_items)

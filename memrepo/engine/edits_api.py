@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from memrepo.engine.core import ITEM_PREFIX, Area, refuse_team_ref
+from memrepo.engine.writes import named_due_day
 from memrepo.errors import InvalidArgument
 from memrepo.folder.edits import EntryEdit, edit_entry, move_entry
 from memrepo.folder.paths import normalize_target
@@ -61,6 +62,9 @@ class EditsApi(Area):
                 raise InvalidArgument(f"the new text cannot be stored ({screened.skip_reason})")
             text, redacted = screened.text, screened.redacted
         changes = {key: _value(value) for key, value in (metadata or {}).items()}
+        if changes.get("due"):  # "friday" is written as the day it names
+            today = self.folder.clock.now().date()
+            changes["due"] = named_due_day(str(changes["due"]), today).isoformat()
         if by != "user":
             named = PERSON_KEYS.intersection(changes)
             if named:

@@ -3,11 +3,11 @@ settings, and the person's own secret rules."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from memrepo.config import WorkspaceSettings, save_config
 from memrepo.engine.core import ITEM_PREFIX, Area, install_secret_rules, refuse_team_ref
-from memrepo.engine.writes import _item_result
+from memrepo.engine.writes import _item_result, named_due_day
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.layout import slugify, workspace_file
 from memrepo.models.folder import ConfirmResult, WhyReport, WriteResult
@@ -104,6 +104,16 @@ class ItemsApi(Area):
         stand as if the user had said it. Returns the item as it now is."""
         item_id = self.item(ref).item.id
         self.items.set_pinned(item_id, pinned)
+        return self.item(item_id)
+
+    def set_item_due(self, ref: str, due: str | date | None) -> ItemDetail:
+        """A person sets the item's due day (a day, "friday", "in 2 weeks") or clears it
+        (None): the day recall and the prompt show and commitment expiry reads. A `fact`
+        with a due day becomes a `commitment`, as `remember --due` makes one. Returns the
+        item as it now is (the same revision: the text did not change)."""
+        item_id = self.item(ref).item.id
+        day = None if due is None else named_due_day(due, self.folder.clock.now().date())
+        self.items.set_due(item_id, day)
         return self.item(item_id)
 
     def run_retention(self, now: datetime | None = None) -> RetentionReport:

@@ -28,7 +28,7 @@ from memrepo.folder.undo import is_hand_edit, whose
 from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.index.dates import DUE_FORMS, due_day
-from memrepo.items.due import DUE_STORE
+from memrepo.items.due import DUE_STORE, commitment_id
 from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.layout import (
     ENTRY_POINT,
@@ -80,7 +80,8 @@ class WritesApi(Area):
             (ask.origin, "origin"),
         )
         if ask.due is not None:
-            ask = replace(ask, due=self._due_day(ask.due), kind=ask.kind or "commitment")
+            day = named_due_day(ask.due, self.folder.clock.now().date()).isoformat()
+            ask = replace(ask, due=day, kind=ask.kind or "commitment")
         trust = source_for(ask.by, ask.source_kind)
         key = workspace_slug(ask.workspace)
         settings = self.config.workspace(key)
@@ -143,7 +144,7 @@ class WritesApi(Area):
         if ask.due is not None:
             # The due date is a source_ref alias (what commitment expiry reads); the ref
             # itself names the commitment, so a new due date for it edits the same item.
-            own: dict[str, object] = {"store": "commitment", "id": _content_key(ask.text)}
+            own: dict[str, object] = {"store": "commitment", "id": commitment_id(ask.text)}
             link = fields.get("source_ref")
             ref = dict(link) if isinstance(link, dict) else own
             fields["source_ref"] = {**ref, "aliases": [{"store": DUE_STORE, "id": str(ask.due)}]}
@@ -235,15 +236,6 @@ class WritesApi(Area):
         from memrepo.held.store import held
 
         return held(self.folder.state_dir)
-
-    def _due_day(self, due: str | date) -> str:
-        """A due date as the day it names, looking forward from today."""
-        if isinstance(due, date):
-            return due.isoformat()
-        day = due_day(due, self.folder.clock.now().date())
-        if day is None:
-            raise InvalidArgument(f"due {due!r}: give {DUE_FORMS}")
-        return day.isoformat()
 
     def forget(self, ref: str, *, by: str = "user", task_id: str | None = None) -> ForgetResult:
         """Remove `ref`: a folder entry in one commit, or a memory item (every revision
@@ -370,11 +362,6 @@ def _held_by(mode: str, ask: RememberRequest, trust: str) -> bool:
     return mode == "background" and trust == "inferred"
 
 
-def _content_key(text: str) -> str:
-    """A commitment's own source id: its normalised text, hashed."""
-    return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:16]
-
-
 def _date_value(value: str | date) -> str:
     text = value.isoformat() if isinstance(value, date) else value.strip()
     if not _DATE.match(text):
@@ -384,3 +371,14 @@ def _date_value(value: str | date) -> str:
     except ValueError as exc:
         raise InvalidArgument(f"expires={value!r}: not a real date") from exc
     return text
+
+
+def named_due_day(due: str | date, today: date) -> date:
+    """The day a due date names (a day, "friday", "in 2 weeks", looking forward from
+    `today`); InvalidArgument, nothing written, for words that name no day."""
+    if isinstance(due, date):
+        return due
+    day = due_day(due, today)
+    if day is None:
+        raise InvalidArgument(f"due {due!r}: give {DUE_FORMS}")
+    return day

@@ -6,8 +6,10 @@ entry by entry like any other commit (`memrepo.folder.undo`).
 
 - An **edit** replaces the entry's line at the same place: the new text (already screened
   by the caller) and the old metadata with the caller's changes applied, in their order.
-  An entry with a `subject` keeps its id; a reworded entry without one gets the id of its
-  new text, and `why` follows the rewording back (`memrepo.folder.history`).
+  A due day set on a line without a `kind` makes it a `commitment` (what expiry
+  reads), as `remember --due` does. An entry with a `subject` keeps its id; a reworded
+  entry without one gets the id of its new text, and `why` follows the rewording back
+  (`memrepo.folder.history`).
 - A **move** takes the line as written (text and metadata group untouched, indentation
   dropped) out of its file and appends it to another one (created, and linked from
   MEMORY.md's Index, when it is new). The id does not change,
@@ -65,6 +67,8 @@ def edit_entry(folder: MemoryFolder, edit: EntryEdit) -> EditResult:
                 metadata[key] = value
         if not metadata:
             metadata["by"] = edit.by  # a machine-written line always carries a group
+        if edit.metadata.get("due") and "kind" not in metadata:
+            metadata["kind"] = "commitment"  # a line with a due day is one, as remember --due
         new_ref = make_ref(path, entry_id_of(text, metadata))
         outcome[:] = [EditResult(ref=new_ref, old_ref=edit.ref, path=path, text=text)]
         if text == entry.text and metadata == dict(entry.metadata):

@@ -5,8 +5,10 @@ one-shot recall must not load commitment expiry to do so."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date
 
+from memrepo.formats.text import normalize_text
 from memrepo.models.items import MemoryItem
 
 DUE_STORE = "due"
@@ -23,3 +25,10 @@ def due_date(item: MemoryItem) -> date | None:
             except ValueError:
                 return None
     return None
+
+
+def commitment_id(text: str) -> str:
+    """A commitment's own source id (`{"store": "commitment", "id": ...}`) when it has no
+    source of its own: its normalised text, hashed, so stating it again with another due
+    date edits the same item."""
+    return hashlib.sha256(normalize_text(text).encode()).hexdigest()[:16]

@@ -9,14 +9,15 @@ which runs the dedupe and trust rules.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from memrepo.errors import EntryNotFound, InvalidArgument
 from memrepo.items._rows import to_ms
 from memrepo.items._tx import Tx
+from memrepo.items.due import DUE_STORE, commitment_id
 from memrepo.items.vocab import LINK_STORES, trust_rank
 from memrepo.layout import ITEM_REF_PREFIX
-from memrepo.models.items import Source, Status
+from memrepo.models.items import Source, SourceRef, SourceRefAlias, Status
 
 CONFIRMED: Source = "user_confirmed"
 
@@ -134,4 +135,32 @@ def set_pinned(tx: Tx, item_id: str, pinned: bool, now: datetime) -> list[str]:
     if row.pinned == pinned:
         return []
     tx.update(row.model_copy(update={"pinned": pinned, "updated_at": now}))
+    return [item_id]
+
+
+def set_due(tx: Tx, item_id: str, day: date | None, now: datetime) -> list[str]:
+    """A person sets (or, with None, clears) the due day of the active item `item_id`:
+    the one `due` alias of its source_ref (`items.due`) is replaced, and an item of the
+    default kind `fact` becomes a `commitment`, as `remember --due` makes one. An item
+    without a source ref is named as a commitment by `commitment_id` (its text's key),
+    so a later `remember` of it with a due date edits the same item. Returns the id when
+    it changed; EntryNotFound when there is no such active item."""
+    row = tx.get(item_id)
+    if row is None or row.status != "active":
+        raise EntryNotFound(f"memory:{item_id}", "no such active memory item")
+    ref = row.source_ref
+    kept = tuple(a for a in ref.aliases if a.store != DUE_STORE) if ref else ()
+    if day is not None:
+        kept += (SourceRefAlias(store=DUE_STORE, id=day.isoformat()),)
+    if ref is None and day is None:
+        return []
+    own = ref if ref is not None else SourceRef(store="commitment", id=commitment_id(row.content))
+    new_ref = own.model_copy(update={"aliases": kept})
+    kind = "commitment" if day is not None and row.kind == "fact" else row.kind
+    if new_ref == ref and kind == row.kind:
+        return []
+    tx.conn.execute(
+        "DELETE FROM memory_item_refs WHERE item_id = ? AND store = ?", (item_id, DUE_STORE)
+    )
+    tx.update(row.model_copy(update={"source_ref": new_ref, "kind": kind, "updated_at": now}))
     return [item_id]

@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import datetime
+from datetime import date, datetime
 from types import TracebackType
 from typing import TypeVar
 
@@ -251,6 +251,12 @@ class ItemWriter:
             "status", lambda tx: _ids(status.set_pinned(tx, item_id, pinned, now))
         )
         return bool(changed)
+
+    def set_due(self, item_id: str, day: date | None) -> bool:
+        """A person sets or clears the item's due day (`status.set_due`); False when
+        nothing changed."""
+        now = self.clock.now()
+        return bool(self._commit("status", lambda tx: _ids(status.set_due(tx, item_id, day, now))))
 
     def mark_used(
         self, refs: Iterable[str], agent: str | None = None, now: datetime | None = None

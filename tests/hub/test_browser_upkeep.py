@@ -144,7 +144,7 @@ def test_a_due_date_is_set_on_the_edit_form_and_shown(
     assert re.fullmatch(r"due [A-Z][a-z]+day \d{4}-\d\d-\d\d", shown)
     expect(page.get_by_label("Due date")).to_have_value(day)
     line = next(x for x in (seeded / "MEMORY.md").read_text().splitlines() if "Q3 report" in x)
-    assert f"due: {day}" in line, line
+    assert f"due: {day}" in line and "kind: commitment" in line, line  # what expiry reads
     assert git(seeded, "rev-parse", "HEAD").strip() != head
     page.screenshot(path=str(shots / "hub-memory-due.png"), full_page=True)
 
@@ -159,6 +159,38 @@ def test_a_due_date_is_set_on_the_edit_form_and_shown(
     expect(page.locator("#due")).to_have_count(0)
     line = next(x for x in (seeded / "MEMORY.md").read_text().splitlines() if "Q3 report" in x)
     assert "due:" not in line, line
+
+
+def test_an_items_due_date_is_set_and_cleared_on_its_page(
+    serve: Serve, seeded: Path, context: BrowserContext, shots: Path
+) -> None:
+    """A private item's due date: set in words on its page, shown, the same revision
+    (its text did not change) and a commitment since; then cleared."""
+    with MemoryRepo.open(seeded) as repo:
+        ref = repo.remember("Renew my passport", private=True, by="user").ref
+    assert ref is not None
+    page = open_hub(context, serve(seeded))
+    page.get_by_role("button", name="Show private items").click()
+    page.get_by_role("link", name="Renew my passport").click()
+    page.get_by_label("Due date").fill("blorp")
+    page.get_by_role("button", name="Save the due date").click()
+    expect(page.locator("main")).to_contain_text("due 'blorp': give a date like")
+    page.go_back()
+    page.get_by_label("Due date").fill("in 2 weeks")
+    page.get_by_role("button", name="Save the due date").click()
+    day = (datetime.now(UTC).date() + timedelta(weeks=2)).isoformat()
+    expect(page.get_by_role("status")).to_contain_text(f"Due {day}.")
+    expect(page.locator("#due")).to_have_text(f"due {due_label(day)}")
+    page.screenshot(path=str(shots / "hub-item-due.png"), full_page=True)
+    with MemoryRepo.open(seeded) as repo:
+        item = repo.item(ref).item
+        assert (item.ref, item.kind) == (ref, "commitment")
+        hit = repo.recall("passport", include_private=True).hits[0]
+        assert hit.provenance.due == day
+    page.get_by_label("Due date").fill("")
+    page.get_by_role("button", name="Save the due date").click()
+    expect(page.get_by_role("status")).to_contain_text("No due date any more.")
+    expect(page.locator("#due")).to_have_count(0)
 
 
 def test_what_maintenance_removed_is_listed_in_review_with_undo(

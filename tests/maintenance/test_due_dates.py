@@ -60,6 +60,37 @@ def test_an_agent_sets_one_through_its_tool(memory_repo: MemoryRepo) -> None:
     memory_repo.close()
 
 
+def test_a_person_changes_and_clears_an_items_due_date(memory_repo: MemoryRepo) -> None:
+    """`memrepo items edit REF --due` on a stored private fact: the same item (no new
+    revision), a commitment since, the day in recall; `--no-due` takes it away."""
+    root = memory_repo.root
+    ref = memory_repo.remember("Call the dentist", private=True, by="user").ref
+    assert ref is not None
+    memory_repo.close()
+    friday = next_weekday("friday")
+    done = memrepo(root, "items", "edit", ref[:16], "--due", "friday")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{ref}: due {friday.isoformat()} (commitment)"
+    found = memrepo(root, "recall", "dentist", "--private")
+    assert f"due {friday.strftime('%A')} {friday.isoformat()}" in found.stdout
+    cleared = memrepo(root, "items", "edit", ref, "--no-due")
+    assert cleared.stdout.strip() == f"{ref}: no due date (commitment)"
+    assert "due " not in memrepo(root, "recall", "dentist", "--private").stdout
+    bad = memrepo(root, "items", "edit", ref, "--due", "someday")
+    assert bad.returncode == 1 and bad.stderr.startswith("memrepo: due 'someday': give")
+    nothing = memrepo(root, "items", "edit", ref)
+    assert (
+        nothing.returncode == 1 and "give the corrected TEXT, --due or --no-due" in nothing.stderr
+    )
+    with MemoryRepo.open(root) as repo:
+        detail = repo.item(ref)
+        assert detail.chain == () and detail.item.kind == "commitment"
+        with_text = repo.set_item_due(
+            repo.revise_item(ref, "Call the dentist at 9").ref or "", "tomorrow"
+        )
+        assert with_text.item.content == "Call the dentist at 9"
+
+
 def test_a_done_commitment_of_the_agent_closes_in_one_undoable_commit(
     memory_repo: MemoryRepo,
 ) -> None:

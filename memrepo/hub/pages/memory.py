@@ -126,6 +126,21 @@ def _due_change(form: Form) -> dict[str, str | None]:
     return {} if day.isoformat() == was else {"due": day.isoformat()}
 
 
+async def set_due(request: Request) -> Response:
+    """An item's due day, set or cleared in place (the text, and so the revision, stay)."""
+    form = form_of(request)
+    ref = _ref(form.get("ref"))
+    if not ref.startswith(ITEM_PREFIX):
+        raise BadForm("a folder line's due date is changed with its text (Save as a new commit)")
+    change = _due_change(form)
+    if not change:
+        return done(request, "It already has that due date: nothing changed.")
+    day = change["due"]
+    await hub_of(request).call(lambda repo: repo.set_item_due(ref, day))
+    said = f"Due {day}." if day else "No due date any more."
+    return _to_memory(request, ref, f"{said} Recall and the prompt show it from now on.", None)
+
+
 async def _revise(request: Request, ref: str, text: str) -> Response:
     result = await hub_of(request).call(lambda repo: repo.revise_item(ref, text))
     if result.status == "skipped" or result.ref is None:
@@ -213,6 +228,7 @@ def _to_memory(request: Request, ref: str, text: str, commit: str | None) -> Res
 ROUTES: list[tuple[str, Endpoint, str]] = [
     ("/memory", memory, "GET"),
     ("/memory/edit", edit, "POST"),
+    ("/memory/due", set_due, "POST"),
     ("/memory/confirm", confirm, "POST"),
     ("/memory/pin", pin, "POST"),
     ("/memory/forget", forget, "POST"),
