@@ -14,6 +14,8 @@ This package is the lowest layer of search and the only code that writes the ind
 * :mod:`~memrepo.index.schema` is the Whoosh schema, ``SCHEMA_VERSION`` and ``IndexDoc``.
 * :mod:`~memrepo.index.query` builds all-terms / any-term queries from plain text (user
   text is never parsed as Whoosh syntax).
+* :mod:`~memrepo.index.whoosh_door` is the one module that imports Whoosh (pinned; what
+  stands on its internals is listed there and checked against it by a property test).
 * :mod:`~memrepo.index.store` is ``IndexStore``: open-or-rebuild, one-commit updates,
   bulk loads, filtered search, and the commit each repo's documents reflect.
 
@@ -21,7 +23,7 @@ What to index and when (tree diffs, item changes), recall lanes and fusion live 
 """
 
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
-from memrepo.index.query import PlainQuery, build_query, distinctive_terms
+from memrepo.index.query import PlainQuery, SearchQuery, build_query, distinctive_terms
 from memrepo.index.schema import SCHEMA_VERSION, IndexDoc
 from memrepo.index.store import IndexHit, IndexListener, IndexStore
 
@@ -35,6 +37,7 @@ __all__ = [
     "IndexStore",
     "IndexUnavailable",
     "PlainQuery",
+    "SearchQuery",
     "build_query",
     "distinctive_terms",
 ]

@@ -26,20 +26,23 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any, BinaryIO
 
-from whoosh.codec.whoosh3 import (
+from memrepo.index.analysis import _MemrepoTokenizer
+from memrepo.index.whoosh_door import (
+    BOOLEAN,
+    ID,
+    KEYWORD,
     LENGTHS_COLUMN,
+    NUMERIC,
+    Frequency,
+    PostingPool,
+    SegmentWriter,
     W3Codec,
     W3FieldWriter,
     W3PerDocReader,
     _lenfield,
+    byte_to_length,
+    pack_uint,
 )
-from whoosh.fields import BOOLEAN, ID, KEYWORD, NUMERIC
-from whoosh.formats import Frequency
-from whoosh.system import pack_uint
-from whoosh.util.numeric import byte_to_length
-from whoosh.writing import PostingPool, SegmentWriter
-
-from memrepo.index.analysis import _MemrepoTokenizer
 
 __all__ = ["add_documents", "prepare_bulk"]
 

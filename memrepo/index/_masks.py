@@ -16,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.matching.wrappers import FilterMatcher
-from whoosh.reading import SegmentReader, TermNotFound
+from memrepo.index.whoosh_door import FilterMatcher, SegmentReader, TermNotFound, W3LeafMatcher
 
 #: Fields holding only "yes" or "no": their lexicon need not be read.
 BOOLEAN_FIELDS = frozenset({"tainted", "uncommitted"})

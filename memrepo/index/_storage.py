@@ -30,9 +30,7 @@ import weakref
 from array import array
 from typing import Any
 
-from whoosh.filedb.filestore import FileStorage
-from whoosh.filedb.structfile import StructFile
-from whoosh.system import IS_LITTLE
+from memrepo.index.whoosh_door import IS_LITTLE, FileStorage, StructFile
 
 __all__ = ["CHUNK_BITS", "IndexFileChanged", "IndexFileStorage", "IndexFiles", "SourceFile"]
 

@@ -52,11 +52,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from whoosh.analysis import Token, Tokenizer
-from whoosh.lang import stemmer_for_language
-
 from memrepo.index._marks import MARKS
 from memrepo.index.lemmas import lemma
+from memrepo.index.whoosh_door import Token, Tokenizer, stemmer_for_language
 
 __all__ = [
     "ExactAnalyzer",

@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from whoosh.query import NullQuery, Or, Prefix, Query, Term
-
 from memrepo.index.analysis import Group, cjk_query_units, fold, split_groups, stem
 from memrepo.index.dates import query_date_terms
 from memrepo.index.stopwords import RAW_STOPWORDS
+from memrepo.index.whoosh_door import NullQuery, Or, Prefix, Query, Term
+
+#: A built search query, opaque above `index/` (what `IndexStore.search` takes).
+SearchQuery = Query
 
 __all__ = ["MAX_TERMS", "STOPWORDS", "PlainQuery", "build_query", "distinctive_terms"]
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from whoosh.filedb.filestore import FileStorage
-from whoosh.query import Term
-
 from memrepo.index.schema import SCHEMA_VERSION, build_schema
+from memrepo.index.whoosh_door import FileStorage, Term
 
 #: What Whoosh raises on a damaged or vanished index (it wraps none of them).
 _DAMAGE = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, struct.error)

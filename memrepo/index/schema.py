@@ -1,12 +1,11 @@
-"""The Whoosh schema (DESIGN §6) and :class:`IndexDoc`, one document per entry or item."""
+"""The Whoosh schema (docs/architecture.md §6) and :class:`IndexDoc`, one document per
+entry or item."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
-
-from whoosh.fields import BOOLEAN, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from memrepo.formats.text import normalize_text
 from memrepo.index._screen import screen_value
@@ -18,6 +17,7 @@ from memrepo.index.analysis import (
     split_groups,
 )
 from memrepo.index.dates import entry_date_terms
+from memrepo.index.whoosh_door import BOOLEAN, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 __all__ = ["ID_FIELDS", "SCHEMA_VERSION", "IndexDoc", "build_schema", "norm_hash"]
 

@@ -19,11 +19,16 @@ import functools
 import weakref
 from typing import Any
 
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3PerDocReader, _lenfield
-from whoosh.columns import NumericColumn
-from whoosh.reading import SegmentReader
-from whoosh.scoring import BM25F, BM25FScorer
-from whoosh.util.numeric import byte_to_length
+from memrepo.index.whoosh_door import (
+    BM25F,
+    LENGTHS_COLUMN,
+    BM25FScorer,
+    NumericColumn,
+    SegmentReader,
+    W3PerDocReader,
+    _lenfield,
+    byte_to_length,
+)
 
 __all__ = ["FastBM25F"]
 

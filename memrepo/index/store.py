@@ -32,13 +32,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from whoosh.filedb.filestore import FileStorage
-from whoosh.index import IndexError as WhooshIndexError
-from whoosh.index import LockError
-from whoosh.query import And, NullQuery, Or, Query, Term
-from whoosh.scoring import BM25F
-from whoosh.writing import CLEAR
-
 from memrepo import progress
 from memrepo._platform import fcntl
 from memrepo.errors import InvalidArgument
@@ -49,6 +42,18 @@ from memrepo.index._storage import IndexFiles, IndexFileStorage
 from memrepo.index.errors import IndexLocked, IndexRebuiltWarning, IndexUnavailable
 from memrepo.index.schema import FINGERPRINT, ID_FIELDS, SCHEMA_VERSION, IndexDoc, build_schema
 from memrepo.index.scoring import FastBM25F
+from memrepo.index.whoosh_door import (
+    BM25F,
+    CLEAR,
+    And,
+    FileStorage,
+    LockError,
+    NullQuery,
+    Or,
+    Query,
+    Term,
+    WhooshIndexError,
+)
 
 __all__ = ["IndexHit", "IndexListener", "IndexStore", "Rebuild"]
 

@@ -6,9 +6,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeGuard
 
-from whoosh.query import Query
-
-from memrepo.index import IndexHit, IndexStore, PlainQuery
+from memrepo.index import IndexHit, IndexStore, PlainQuery, SearchQuery
 from memrepo.recall.matching import matches
 from memrepo.recall.visibility import CONTEXT_BOOST, Visibility
 
@@ -160,7 +158,7 @@ class SharedIndexSearch:
 
     def _top(
         self,
-        q: Query,
+        q: SearchQuery,
         filters: Mapping[str, Collection[str]],
         limit: int,
         factor: Callable[[IndexHit], float],

@@ -8,8 +8,9 @@ do about it, each button one `MemoryRepo` verb as the CLI calls it:
 - confirm: `confirm(ref)` (`memrepo confirm`): the agent's inference becomes the
   person's word;
 - pin: a folder entry is moved to MEMORY.md, which every prompt carries (`memrepo move
-  REF MEMORY.md`); folder lines have no pin flag of their own (DESIGN §7); a memory item
-  is pinned or unpinned with `pin_item(ref, pinned)` (`memrepo items pin` / `unpin`);
+  REF MEMORY.md`); folder lines have no pin flag of their own (docs/architecture.md §7,
+  L0); a memory item is pinned or unpinned with `pin_item(ref, pinned)` (`memrepo items
+  pin` / `unpin`);
 - forget: `forget(ref)` (`memrepo forget`, `memrepo items forget`);
 - undo: `undo(commit)` (`memrepo undo`) of any commit in its history.
 """
