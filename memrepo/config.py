@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memrepo.diskio import read_state, write_state
 from memrepo.errors import MemrepoError
 from memrepo.models.items import PrivacyMode
 from memrepo.models.settings import (
@@ -19,7 +20,6 @@ from memrepo.models.settings import (
     SecretRuleSetting,
     TeamSettings,
 )
-from memrepo.statefile import read_state, write_state
 
 #: Reference §8.7's modes: `curated_only` (none held), `background_only`, `all`.
 ApprovalMode = Literal["none", "background", "all"]

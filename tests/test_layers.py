@@ -21,9 +21,9 @@ PACKAGE = Path(memrepo.__file__).parent
 
 #: Areas (a subpackage or a top-level module of memrepo) by rank, lowest first.
 RANKS: dict[str, int] = {
-    **dict.fromkeys(("errors", "lazy", "clock", "statefile", "progress", "layout", "version"), 0),
+    **dict.fromkeys(("errors", "lazy", "clock", "progress", "layout", "version"), 0),
     **dict.fromkeys(("formats", "hygiene", "_platform"), 1),
-    "models": 2,
+    **dict.fromkeys(("models", "diskio"), 2),
     "config": 3,
     "held": 3,
     "routing": 4,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memrepo.diskio import read_state, write_state
 from memrepo.errors import DreamError
 from memrepo.layout import DREAM_STATE
-from memrepo.statefile import read_state, write_state
 
 STATE_NAME = DREAM_STATE
 

@@ -33,6 +33,7 @@ from typing import Literal
 
 import pygit2
 
+from memrepo.diskio import write_atomic
 from memrepo.errors import (
     HandEditRefused,
     MemrepoError,
@@ -364,7 +365,4 @@ def report_held(
         if key not in reported and edit not in set(said):
             warnings.warn(HandEditHeld(f"memrepo: {edit}"), stacklevel=2)
     if set(current) != reported:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(sorted(current)), encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps(sorted(current)))

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from memrepo._platform import fcntl
+from memrepo.diskio import flock_within
 from memrepo.errors import CallCancelled, LockTimeout
 
 LOCK_NAME = "write.lock"
@@ -85,25 +86,17 @@ class WriteLock:
         except BaseException:
             self._threads.release()
             raise
-        deadline = time.monotonic() + self.timeout
-        delay = 0.001
-        while True:
-            try:
-                raise_if_cancelled()
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = _read_holder(fd)
-                    os.close(fd)
-                    self._threads.release()
-                    raise LockTimeout(str(self.path), self.timeout, holder) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-            except CallCancelled:
-                os.close(fd)
-                self._threads.release()
-                raise
+        try:
+            taken = flock_within(fd, self.timeout, check=raise_if_cancelled)
+        except CallCancelled:
+            os.close(fd)
+            self._threads.release()
+            raise
+        if not taken:
+            holder = _read_holder(fd)
+            os.close(fd)
+            self._threads.release()
+            raise LockTimeout(str(self.path), self.timeout, holder)
         # Fixed width, so no truncate is needed to overwrite an older holder's pid.
         os.pwrite(fd, f"pid {os.getpid():<12}\n".encode(), 0)
         self._fd = fd
@@ -136,12 +129,9 @@ class WriteLock:
         except OSError:
             return False  # never taken here: nobody holds it
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
+            return not flock_within(fd, 0.0, shared=True)
         finally:
             os.close(fd)  # closing gives a shared lock back
-        return False
 
     def _acquire_thread(self) -> None:
         """This object's thread lock, waited for in slices so a cancel is seen."""

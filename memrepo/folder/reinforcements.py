@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from memrepo.statefile import read_state, write_state
+from memrepo.diskio import read_state, write_state
 
 FILE_NAME = "reinforcements.json"
 #: Parties kept per entry: enough to know "someone else did", which is all that is asked.

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 
 from memrepo._platform import fcntl
+from memrepo.diskio import flock_within
 from memrepo.folder.lock import LOCK_NAME
 from memrepo.health.grading import graded
 from memrepo.health.readings import HealthContext
@@ -39,12 +40,8 @@ def probe_lock(ctx: HealthContext) -> LockState:
     except FileNotFoundError:
         return LockState(exists=False)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            held = True
-        else:
-            held = False
+        held = not flock_within(fd, 0.0, shared=True)
+        if not held:
             fcntl.flock(fd, fcntl.LOCK_UN)
         text = os.pread(fd, 64, 0).decode("utf-8", "replace").split()
         modified = os.fstat(fd).st_mtime

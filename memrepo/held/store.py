@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memrepo.diskio import read_state, write_state
 from memrepo.errors import EntryNotFound, InvalidArgument
-from memrepo.statefile import read_state, write_state
 
 HELD_DIR = "held"
 HELD_PREFIX = "held:"

@@ -21,7 +21,6 @@ import os
 import pickle
 import shutil
 import struct
-import tempfile
 import time
 import warnings
 import zlib
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from memrepo import progress
-from memrepo._platform import fcntl
+from memrepo.diskio import flock_within, write_atomic
 from memrepo.errors import InvalidArgument
 from memrepo.index._bulk import add_documents
 from memrepo.index._masks import BOOLEAN_FIELDS, FilterKey, SegmentMasks
@@ -679,16 +678,7 @@ class IndexStore:
         return {**data, "reflected": dict(reflected) if isinstance(reflected, dict) else {}}
 
     def _write_meta(self, meta: Mapping[str, Any]) -> None:
-        fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".json", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(meta, handle, sort_keys=True)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.meta_path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(self.meta_path, json.dumps(meta, sort_keys=True), fsync=True)
         self._meta_cache = None  # read back (and keyed by the new file) on the next read
 
     @contextmanager
@@ -707,15 +697,8 @@ class IndexStore:
         fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             timeout = self._lock_timeout if self._waits else 0.0
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise IndexLocked(str(self.lock_path), timeout) from None
-                    time.sleep(0.05)
+            if not flock_within(fd, timeout):
+                raise IndexLocked(str(self.lock_path), timeout)
             self._lock_depth = 1
             try:
                 yield

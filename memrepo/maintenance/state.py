@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from memrepo.statefile import read_state, write_state
+from memrepo.diskio import read_state, write_state
 
 STATE_NAME = "maintenance.json"
 LOCK_NAME = "maintenance.lock"

@@ -20,7 +20,6 @@ next append writes over it.
 from __future__ import annotations
 
 import json
-import os
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+from memrepo.diskio import write_atomic
 
 MAGIC = b"memrepo meaning journal\n"
 _FRAME = struct.Struct("<II")
@@ -55,9 +56,7 @@ def journal_path(vectors: Path) -> Path:
 
 def start(path: Path, generation: str) -> None:
     """An empty journal for the vector file of `generation` (atomic replace)."""
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(MAGIC + generation.encode("ascii") + b"\n")
-    os.replace(tmp, path)
+    write_atomic(path, MAGIC + generation.encode("ascii") + b"\n")
 
 
 def append(path: Path, at: int, delta: Delta) -> int:

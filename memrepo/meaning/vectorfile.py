@@ -18,7 +18,6 @@ atomically. `memrepo.meaning.vectors.VectorStore` is the only user.
 from __future__ import annotations
 
 import json
-import os
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from memrepo.diskio import write_atomic
 from memrepo.errors import VectorsDamaged
 
 SCHEMA = 1
@@ -49,14 +49,9 @@ def write(path: Path, model: str, dim: int, contents: Contents) -> None:
         "parts": len(contents.numbers), "sizes": [len(blob) for blob in blobs],
         "crc": _crc(blobs), "generation": contents.generation,
     }  # fmt: skip
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    with tmp.open("wb") as out:
-        out.write(MAGIC + json.dumps(header).encode("utf-8") + b"\n")
-        for blob in blobs:
-            out.write(blob)
-        out.write(np.ascontiguousarray(contents.rows, np.int8).tobytes())
-    os.replace(tmp, path)
+    head = MAGIC + json.dumps(header).encode("utf-8") + b"\n"
+    rows = np.ascontiguousarray(contents.rows, np.int8).tobytes()
+    write_atomic(path, [head, *blobs, rows])
 
 
 def read(path: Path, model: str, dim: int) -> Contents | None:

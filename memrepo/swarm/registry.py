@@ -16,14 +16,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TypedDict, runtime_checkable
 
-from memrepo._platform import fcntl
-from memrepo.errors import InvalidArgument, StoreError, TaskNotFound
+from memrepo.diskio import flock_within, write_atomic
+from memrepo.errors import InvalidArgument, LockTimeout, StoreError, TaskNotFound
 from memrepo.hygiene import redact_secrets
 from memrepo.models.swarm import TaskInfo
 from memrepo.swarm.paths import check_task_id
 
 TASKS_FILE = "tasks.json"
 TITLE_CHARS = 300
+#: How long a registry change waits for another one (a change holds it for milliseconds).
+LOCK_TIMEOUT = 30.0
 
 
 class _Record(TypedDict):
@@ -143,14 +145,13 @@ class LocalTaskRegistry:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            if not flock_within(fd, LOCK_TIMEOUT):
+                raise LockTimeout(str(self._lock_path), LOCK_TIMEOUT, "another task change")
             tasks = self._load()
             before = json.dumps(tasks)
             yield tasks
             if json.dumps(tasks) != before:
-                tmp = self.path.with_name(f"{TASKS_FILE}.tmp-{os.getpid()}")
-                tmp.write_text(json.dumps({"tasks": tasks}, indent=2) + "\n", encoding="utf-8")
-                os.replace(tmp, self.path)
+                write_atomic(self.path, json.dumps({"tasks": tasks}, indent=2) + "\n")
         finally:
             os.close(fd)  # closing the descriptor releases the flock
 

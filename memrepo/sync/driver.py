@@ -41,6 +41,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileMode
 
+from memrepo.diskio import write_atomic
 from memrepo.errors import InvalidArgument, NotAMemoryRepo
 from memrepo.sync.merge import MergeConflict, merge_file
 
@@ -120,15 +121,9 @@ def _read(path: Path) -> bytes:
 
 def _replace(path: Path, data: bytes) -> None:
     """Write the result next to git's temp file and rename it over: never half-written."""
-    temp = path.with_name(path.name + ".memrepo-merge")
     try:
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
+        write_atomic(path, data, fsync=True)
     except OSError as exc:
-        temp.unlink(missing_ok=True)
         raise InvalidArgument(f"merge driver cannot write {path}: {exc.strerror}") from exc
 
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import stat
 import sys
 from pathlib import Path
 
 import pygit2
 
+from memrepo.diskio import write_atomic
 from memrepo.errors import NotAMemoryRepo
 from memrepo.folder.lint_checks import memory_file_problems
 from memrepo.hygiene import find_secrets
@@ -115,11 +115,7 @@ def _install_hook(hooks_dir: Path, name: str, args: str) -> HookInstall:
             return HookInstall(name=name, path=str(path), state="kept_existing", note=note)
         if current == script and os.access(path, os.X_OK):
             return HookInstall(name=name, path=str(path), state="unchanged")
-    hooks_dir.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(name + ".memrepo-tmp")
-    temp.write_text(script, encoding="utf-8")
-    temp.chmod(temp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    os.replace(temp, path)
+    write_atomic(path, script, mode=0o755)
     return HookInstall(name=name, path=str(path), state="installed")
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memrepo.diskio import read_state, write_state
 from memrepo.folder.integrate import REMOTE_MAIN, conflict_branches
 from memrepo.folder.repo import MemoryFolder
 from memrepo.models.sync import SyncStatus, TeamInfo
-from memrepo.statefile import read_state, write_state
 
 STATE_NAME = "sync.json"
 

@@ -9,7 +9,6 @@ created readable by their owner only: they hold the user's memory.
 from __future__ import annotations
 
 import json
-import os
 import re
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from memrepo import progress as reporting
+from memrepo.diskio import atomic_output
 from memrepo.errors import InvalidArgument, TargetExists
 from memrepo.hygiene import redact_secrets
 from memrepo.items.dump import dump_rows
@@ -155,15 +155,8 @@ def check_target(target: Path, force: bool) -> None:
 @contextmanager
 def atomic_file(target: Path) -> Iterator[BinaryIO]:
     """A new file that appears under `target` only once it is completely written."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:  # mkstemp makes it 0600: only its owner reads it
-            yield out
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_output(target, private=True) as out:  # 0600: only its owner reads it
+        yield out
 
 
 def _dump_items(repo: MemoryStores, target: Path, include_private: bool) -> int:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from memrepo.diskio import read_state, write_state
 from memrepo.formats import normalize_text
 from memrepo.formats.importers import Fact
-from memrepo.statefile import read_state, write_state
 
 LEDGER_FILE = "imports.json"
 _LINE = re.compile(r"#L(\d+)$")
