@@ -7,11 +7,11 @@ repair count as already pointing at the new path.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 
 from memrepo.dreaming.ops import make_op
 from memrepo.dreaming.snapshot import ENTRY_POINT, Snapshot
+from memrepo.folder.lint import reachable
 from memrepo.folder.paths import resolve_link
 from memrepo.models.dream import Op
 
@@ -26,13 +26,7 @@ def find_unlisted(snap: Snapshot, moved: Mapping[str, str]) -> list[Op]:
         targets = [resolve_link(t) for f in linking.get(path, ()) for t in f.links]
         targets += [resolve_link(link.target) for link in doc.index_links]
         links[path] = [moved.get(t, t) for t in targets]
-    seen = {ENTRY_POINT}
-    queue = deque([ENTRY_POINT])
-    while queue:
-        for target in links.get(queue.popleft(), ()):
-            if target not in seen:
-                seen.add(target)
-                queue.append(target)
+    seen = reachable(links)
     return [
         make_op(
             "link",

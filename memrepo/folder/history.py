@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 import pygit2
-from pygit2.enums import DeltaStatus, FileMode
+from pygit2.enums import DeltaStatus
 
 from memrepo.errors import FormatError
 from memrepo.folder.messages import commit_info
-from memrepo.folder.trees import blob_data, changed_paths
+from memrepo.folder.trees import blob_data, changed_paths, file_blob_id
 from memrepo.formats import Document, Entry, parse
 from memrepo.formats.changes import touched_ids
 from memrepo.models.folder import EntryAction, EntryEvent
@@ -133,7 +133,7 @@ def _history(repo: pygit2.Repository, head: pygit2.Commit) -> Iterator[pygit2.Co
 
 def _holds(versions: _Versions, tree: pygit2.Tree, path: str, followed: set[str]) -> bool:
     """Whether `path` in `tree` holds a followed entry."""
-    return bool(_first_of(versions.doc(_blob_id(tree, path), path), followed))
+    return bool(_first_of(versions.doc(file_blob_id(tree, path), path), followed))
 
 
 def _touching(versions: _Versions, changes: Iterable[_Change], followed: set[str]) -> list[_Change]:
@@ -183,10 +183,12 @@ def _sources(commit: pygit2.Commit, old_tree: pygit2.Tree, watched: set[str]) ->
 def _change_at(commit: pygit2.Commit, old_tree: pygit2.Tree | None, path: str) -> _Change | None:
     """`commit`'s change to `path` against its first parent (None: none, or a merged
     parent's, as in `_changes`)."""
-    new, old = _blob_id(commit.tree, path), _blob_id(old_tree, path)
+    new, old = file_blob_id(commit.tree, path), file_blob_id(old_tree, path)
     if new == old:
         return None
-    if len(commit.parents) > 1 and any(_blob_id(p.tree, path) == new for p in commit.parents[1:]):
+    if len(commit.parents) > 1 and any(
+        file_blob_id(p.tree, path) == new for p in commit.parents[1:]
+    ):
         return None
     return _Change(path, old, new)
 
@@ -215,19 +217,6 @@ def _changes(
         change = _change_at(commit, old_tree, path)
         if change is not None:
             yield change
-
-
-def _blob_id(tree: pygit2.Tree | None, path: str) -> pygit2.Oid | None:
-    """The id of a regular file in `tree`; None when absent, a directory or a symlink."""
-    if tree is None:
-        return None
-    try:
-        entry = tree[path]
-    except KeyError:
-        return None
-    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
-        return None
-    return entry.id
 
 
 def _may_touch(versions: _Versions, change: _Change, followed: set[str]) -> bool:

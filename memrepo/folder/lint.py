@@ -7,6 +7,7 @@ they are committed. It never changes anything.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 
 from memrepo.folder.limits import describe_size
 from memrepo.folder.lint_checks import memory_file_problems, problem
@@ -94,7 +95,7 @@ def _lint_links(paths: set[str], docs: dict[str, Document], problems: list[LintP
                     )
                 )
         links[path] = targets
-    seen = _reachable(links)
+    seen = reachable(links)
     for path in sorted(docs):
         if path not in seen and not path.startswith(SWARM_PREFIX):
             problems.append(
@@ -108,7 +109,8 @@ def _lint_links(paths: set[str], docs: dict[str, Document], problems: list[LintP
             )
 
 
-def _reachable(links: dict[str, list[str]]) -> set[str]:
+def reachable(links: Mapping[str, Sequence[str]]) -> set[str]:
+    """The files MEMORY.md reaches through `links` (file -> the files it links to)."""
     seen = {ENTRY_POINT}
     queue = deque([ENTRY_POINT])
     while queue:

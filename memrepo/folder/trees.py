@@ -24,13 +24,21 @@ def store_blob(repo: pygit2.Repository, data: bytes) -> pygit2.Oid:
 
 def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:
     """The bytes of a regular file in `tree`, or None (missing, a directory, a symlink)."""
+    found = file_blob_id(tree, path)
+    return None if found is None else blob_data(repo, found)
+
+
+def file_blob_id(tree: pygit2.Tree | None, path: str) -> pygit2.Oid | None:
+    """The id of a regular file in `tree`; None when absent, a directory or a symlink."""
+    if tree is None:
+        return None
     try:
         entry = tree[path]
     except KeyError:
         return None
     if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE):
         return None
-    return blob_data(repo, entry.id)
+    return entry.id
 
 
 def blob_data(repo: pygit2.Repository, oid: pygit2.Oid | str) -> bytes:

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memrepo.items._rows import COLUMNS, INSERT, SELECT
+from memrepo.items.schema import REBUILD_REFS
 from memrepo.items.store import ItemStore
 from memrepo.items.vocab import KINDS, PRIVACY, SCOPES, SOURCES, STATUSES
 
@@ -38,16 +39,6 @@ _TEXT = [_AT[c] for c in ("id", "subject_key", "content", "content_hash")]
 _INTS = [_AT[c] for c in ("pinned", "reinforced_count", "created_at", "updated_at", "tainted")]
 #: Columns added after exports already existed, and the value a row without them gets.
 _LATER_COLUMNS: dict[str, Any] = {"tainted": 0}
-# The same rebuild of the {store, id} lookup table as schema migration 2 does.
-_REFS = (
-    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
-    "SELECT json_extract(source_ref, '$.store'), json_extract(source_ref, '$.id'), id "
-    "FROM memory_items WHERE json_valid(source_ref)",
-    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
-    "SELECT json_extract(a.value, '$.store'), json_extract(a.value, '$.id'), m.id "
-    "FROM memory_items AS m, json_each(m.source_ref, '$.aliases') AS a "
-    "WHERE json_valid(m.source_ref)",
-)
 
 
 def dump_rows(store: ItemStore, *, include_private: bool) -> tuple[tuple[str, ...], list[Row]]:
@@ -79,7 +70,7 @@ def load_rows(store: ItemStore, columns: Sequence[str], rows: Sequence[Row]) -> 
     ]
     with store.transaction() as tx:
         tx.conn.executemany(INSERT, _parents_first(params))
-        for statement in _REFS:
+        for statement in REBUILD_REFS:
             tx.conn.execute(statement)
         tx.bump_hot_version()
     return len(params)

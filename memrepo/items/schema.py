@@ -61,6 +61,18 @@ _LOOKUPS = (
     "CREATE INDEX idx_memory_items_supersedes ON memory_items(supersedes_id)",
 )
 
+#: Fill memory_item_refs from source_ref (primary and aliases): migration 2 and a
+#: restore (`items/dump.py`) run it.
+REBUILD_REFS = (
+    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
+    "SELECT json_extract(source_ref, '$.store'), json_extract(source_ref, '$.id'), id "
+    "FROM memory_items WHERE json_valid(source_ref)",
+    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
+    "SELECT json_extract(a.value, '$.store'), json_extract(a.value, '$.id'), m.id "
+    "FROM memory_items AS m, json_each(m.source_ref, '$.aliases') AS a "
+    "WHERE json_valid(m.source_ref)",
+)
+
 # items_meta: the hot-memory version and the last retention run, shared by processes.
 # memory_item_refs: an index of every {store, id} in source_ref (primary and aliases).
 # source_ref stays the truth; this table only makes "which item is store:id?" an index
@@ -74,13 +86,7 @@ _META_AND_REFS = (
     "item_id TEXT NOT NULL REFERENCES memory_items(id) ON DELETE CASCADE, "
     "PRIMARY KEY (store, ref_id, item_id)) WITHOUT ROWID",
     "CREATE INDEX idx_memory_item_refs_item ON memory_item_refs(item_id)",
-    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
-    "SELECT json_extract(source_ref, '$.store'), json_extract(source_ref, '$.id'), id "
-    "FROM memory_items WHERE json_valid(source_ref)",
-    "INSERT OR IGNORE INTO memory_item_refs(store, ref_id, item_id) "
-    "SELECT json_extract(a.value, '$.store'), json_extract(a.value, '$.id'), m.id "
-    "FROM memory_items AS m, json_each(m.source_ref, '$.aliases') AS a "
-    "WHERE json_valid(m.source_ref)",
+    *REBUILD_REFS,
 )
 
 # memory_curation_log: one row per automatic change (commitment expiry, reference §5b)

@@ -13,7 +13,16 @@ from typing import Literal
 
 from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 
-__all__ = ["BY_VALUES", "ITEM_REF_PREFIX", "SWARM_KINDS", "TEAM_REF_PREFIX", "By", "SwarmKind"]
+__all__ = [
+    "BY_VALUES",
+    "ITEM_REF_PREFIX",
+    "SWARM_KINDS",
+    "TEAM_REF_PREFIX",
+    "By",
+    "SkipReason",
+    "SwarmKind",
+    "WriteAction",
+]
 
 #: Who wrote a fact: the `by` key of an entry's metadata.
 By = Literal["user", "agent", "dream", "import"]
@@ -22,3 +31,21 @@ BY_VALUES: tuple[By, ...] = ("user", "agent", "dream", "import")
 
 SwarmKind = Literal["finding", "ruled_out", "question", "answer"]
 SWARM_KINDS: tuple[SwarmKind, ...] = ("finding", "ruled_out", "question", "answer")
+
+#: What a write did, in the folder and in memory_items alike.
+WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
+#: Why a write was skipped: the screen's reasons (`hygiene.SKIP_REASONS`, first), then the
+#: store's. One list for both stores: typing caches `Literal[...] | None` by its set of
+#: values, so two lists in two orders would make the schemas depend on import order.
+SkipReason = Literal[
+    "empty",
+    "too_short",
+    "no_content",
+    "telemetry",
+    "secret_only",
+    "no_memory",
+    "outranked",
+    "memory_disabled",
+    "invalid_scope",
+    "third_party_scope",
+]

@@ -13,22 +13,11 @@ from pydantic import Field
 
 from memrepo.models._base import Frozen
 from memrepo.models.constants import By as By
+from memrepo.models.constants import SkipReason as SkipReason
+from memrepo.models.constants import WriteAction as WriteAction
 from memrepo.models.sync import SyncStatus
 
-WriteAction = Literal["inserted", "reinforced", "superseded", "updated"]
 EntryAction = Literal["added", "changed", "moved", "removed"]
-SkipReason = Literal[
-    "empty",
-    "too_short",
-    "no_content",
-    "telemetry",
-    "secret_only",
-    "no_memory",
-    "outranked",
-    "memory_disabled",
-    "invalid_scope",
-    "third_party_scope",
-]
 
 
 class WriteResult(Frozen):

@@ -16,6 +16,7 @@ from pydantic import AwareDatetime, Field, ValidationError, field_validator
 from memrepo.errors import InvalidArgument
 from memrepo.models._base import Frozen
 from memrepo.models.constants import ITEM_REF_PREFIX as ITEM_REF_PREFIX
+from memrepo.models.constants import SkipReason, WriteAction
 
 Kind = Literal["identity", "preference", "fact", "rule", "commitment", "relationship", "note"]
 Scope = Literal["global", "workspace", "contact", "task"]
@@ -26,22 +27,9 @@ Source = Literal[
 Status = Literal["active", "archived", "superseded", "deleted"]
 Privacy = Literal["normal", "private"]
 PrivacyMode = Literal["normal", "strict", "disabled"]
-ItemAction = Literal["inserted", "reinforced", "superseded", "updated"]
-#: The same values, in the same order, as `memrepo.models.folder.SkipReason`: typing caches
-#: `Literal[...] | None` by its set of values, so another order would make the schemas
-#: depend on which module built its union first (`tests/test_architecture.py` checks).
-ItemSkipReason = Literal[
-    "empty",
-    "too_short",
-    "no_content",
-    "telemetry",
-    "secret_only",
-    "no_memory",
-    "outranked",
-    "memory_disabled",
-    "invalid_scope",
-    "third_party_scope",
-]
+#: The folder's and the items' writes share their actions and skip reasons.
+ItemAction = WriteAction
+ItemSkipReason = SkipReason
 
 #: Subject keys memrepo derives or writes itself; a caller may not name one like these.
 RESERVED_SUBJECT_PREFIXES = ("hash:", "deleted:")

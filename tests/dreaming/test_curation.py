@@ -44,7 +44,7 @@ def test_a_v2_store_gains_the_curation_log_and_keeps_its_rows(tmp_path: Path) ->
     with ItemStore(path) as store:
         assert [i.id for i in store.list()] == ["old"]
     conn = sqlite3.connect(path)
-    assert user_version(conn) == SCHEMA_VERSION == 4
+    assert user_version(conn) == SCHEMA_VERSION == 5
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"memory_curation_log", "memory_curation_searches"} <= tables
     conn.close()
