@@ -13,15 +13,10 @@ from typing import Literal
 
 from memrepo.config import WorkspaceSettings
 from memrepo.errors import InvalidArgument
+from memrepo.models.items import BY_TO_SOURCE as BY_TO_SOURCE
 from memrepo.models.items import Scope, Source
 
-#: How the folder's `by` and the store's trust `source` correspond.
-BY_TO_SOURCE: dict[str, Source] = {
-    "user": "user_stated",
-    "agent": "inferred",
-    "dream": "curated",
-    "import": "import",
-}
+#: The store's trust `source` back to the folder's `by` (`BY_TO_SOURCE` the other way).
 SOURCE_TO_BY: dict[str, str] = {
     "user_stated": "user",
     "user_confirmed": "user",

@@ -79,9 +79,9 @@ INITIALIZE = {
 #: README commands this test does not run, and why.
 NOT_RUN = {
     "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' "
-    "&& python -m pytest -q": "the whole suite, which this test is part of: `.ci/run` makes "
-    "a fresh venv, installs '.[test]' and ends with exactly `python -m pytest -q` "
-    "(test_the_test_command_is_what_the_gate_runs)",
+    "&& python -m pytest -q -n auto": "the whole suite, which this test is part of: "
+    "`.ci/run` makes a fresh venv, installs '.[test]' and ends with exactly "
+    "`python -m pytest -q -n auto` (test_the_test_command_is_what_the_gate_runs)",
     "python3 -m venv .venv && . .venv/bin/activate && pip install . && memrepo demo": "run "
     "verbatim in a copy of this tree by test_the_first_command_works_in_a_fresh_venv "
     "(slow: a real pip install)",
@@ -838,8 +838,8 @@ def test_every_claim_matches_a_block() -> None:
 def test_the_test_command_is_what_the_gate_runs() -> None:
     gate = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     first_screen = [b.text.strip() for b in blocks()[:2]]
-    assert first_screen[1].endswith("pip install -e '.[test]' && python -m pytest -q")
-    assert "-e '.[test]'" in gate and gate.splitlines()[-1] == "python -m pytest -q"
+    assert first_screen[1].endswith("pip install -e '.[test]' && python -m pytest -q -n auto")
+    assert "-e '.[test]'" in gate and gate.splitlines()[-1] == "python -m pytest -q -n auto"
 
 
 def _tree_copy(target: Path) -> None:

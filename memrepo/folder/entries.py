@@ -27,17 +27,10 @@ from memrepo.formats import Document, Entry, parse, serialize
 from memrepo.items.vocab import trust_rank
 from memrepo.layout import ENTRY_POINT as ENTRY_POINT  # re-exported for the folder modules
 from memrepo.layout import SWARM_DIR
+from memrepo.models.items import BY_TO_SOURCE
 
 INITIAL_MEMORY = b"# Memory\n\n## Index\n"
 SWARM_PREFIX = SWARM_DIR
-
-#: Folder `by` -> memory_items source (see the module docstring).
-BY_TRUST: Mapping[str, str] = {
-    "user": "user_stated",
-    "dream": "curated",
-    "import": "import",
-    "agent": "inferred",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +70,7 @@ def entry_by(entry: Entry) -> str:
 
 def trust_of(by: str) -> int:
     """The rank of a `by` value in the one trust order (unknown values: a person's)."""
-    return trust_rank(BY_TRUST.get(by, "user_stated"))
+    return trust_rank(BY_TO_SOURCE.get(by, "user_stated"))
 
 
 def outranked(holder: Entry, by: str) -> bool:

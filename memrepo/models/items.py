@@ -24,6 +24,14 @@ Scope = Literal["global", "workspace", "contact", "task"]
 Source = Literal[
     "user_stated", "user_confirmed", "curated", "import", "system", "inferred", "third_party"
 ]
+#: How the folder's `by` and the store's trust `source` correspond (a line without `by`
+#: is a person's): routing, the folder's trust order and recall read this one table.
+BY_TO_SOURCE: dict[str, Source] = {
+    "user": "user_stated",
+    "agent": "inferred",
+    "dream": "curated",
+    "import": "import",
+}
 Status = Literal["active", "archived", "superseded", "deleted"]
 Privacy = Literal["normal", "private"]
 PrivacyMode = Literal["normal", "strict", "disabled"]

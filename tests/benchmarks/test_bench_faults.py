@@ -43,6 +43,7 @@ def faults() -> dict[str, Any]:
         capture_output=True, text=True, cwd=BENCHMARKS, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode in (0, 1), done.stderr[-3000:]
+    assert done.stdout.startswith("{"), done.stderr[-3000:]  # a crash prints no report
     result: dict[str, Any] = json.loads(done.stdout)
     assert (done.returncode == 1) == (result["lost"] > 0)
     return result

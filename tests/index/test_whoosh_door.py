@@ -39,13 +39,13 @@ WORKSPACES = ("", "ops", "web-shop")
 
 words = st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=24)
 corpora = st.lists(
-    st.tuples(words, st.sampled_from(WORKSPACES), st.booleans()), min_size=1, max_size=60
+    st.tuples(words, st.sampled_from(WORKSPACES), st.booleans()), min_size=1, max_size=30
 )
 queries = st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=5).map(" ".join)
 batches = st.integers(min_value=1, max_value=4)
 
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
