@@ -512,10 +512,10 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     assert blocks[:2] == [
         "python3 -m venv .venv && . .venv/bin/activate && pip install . && memrepo demo",
         "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' "
-        "&& python -m pytest -q",
+        "&& python -m pytest -q -n auto",
     ]
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert ci[-1] == "python -m pytest -q"
+    assert ci[-1] == "python -m pytest -q -n auto"
 
 
 @pytest.mark.parametrize("argv", [["fly"], ["remember"], ["undo", "a", "b"]])

@@ -12,6 +12,7 @@ import gc
 import os
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +31,27 @@ watched = pytest.mark.skipif(
     not WorktreeWatch(Path(tempfile.gettempdir())).supported,
     reason="no inotify on a local file system here: every status is a full scan",
 )
+
+
+@pytest.fixture(autouse=True)
+def a_free_watch(tmp_path: Path) -> None:
+    """Wait until this process can start a watch: folders of earlier tests hold theirs
+    until collected (a cap of 16 a process), and inotify instances are counted per user
+    (128 here), so other test processes running at once can hold them all for a while."""
+    if not WorktreeWatch(Path(tempfile.gettempdir())).supported:
+        return
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    deadline = time.monotonic() + 60
+    while True:
+        gc.collect()
+        watch = WorktreeWatch(probe)
+        if watch.start():
+            watch.close()
+            return
+        if time.monotonic() > deadline:
+            pytest.fail("no inotify watch could be started for 60 s")
+        time.sleep(0.2)
 
 
 def folder_with_topics(tmp_path: Path, git: Git, files: int = 12) -> MemoryRepo:
@@ -51,7 +73,6 @@ def subjects(git: Git, root: Path, count: int) -> list[str]:
 @watched
 @pytest.mark.slow
 def test_a_status_after_the_first_rescans_only_what_changed(tmp_path: Path, git: Git) -> None:
-    gc.collect()  # folders of earlier tests hold their watch until collected (a cap of 16)
     with folder_with_topics(tmp_path, git) as memory:
         repo = memory.folder.repo
         scan = WorktreeScan(repo, lambda: dict(repo.status(untracked_files="all")), 3600)
