@@ -76,9 +76,11 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def memory_repo(tmp_path: Path) -> MemoryRepo:
-    """A new memory repo at `tmp_path / "mem"`."""
-    return MemoryRepo.init(tmp_path / "mem")
+def memory_repo(tmp_path: Path) -> Iterator[MemoryRepo]:
+    """A new memory repo at `tmp_path / "mem"`, closed after the test."""
+    repo = MemoryRepo.init(tmp_path / "mem")
+    yield repo
+    repo.close()
 
 
 @pytest.fixture

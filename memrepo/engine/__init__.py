@@ -22,6 +22,7 @@ method it is (`verb`). A new verb goes into the class of its area and gets its l
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -77,6 +78,10 @@ class MemoryRepo:
         self._health = HealthApi(parts)
         self._meaning = MeaningApi(parts)
         self._reads = ReadsApi(parts)
+        # A handle dropped without close() gives back what it holds (the working-tree
+        # watch, of which a process has 16; the database; the index): its parts outlive
+        # it through their own threads and callbacks otherwise.
+        weakref.finalize(self, parts.close)
 
     # --- opening ------------------------------------------------------------------------
 

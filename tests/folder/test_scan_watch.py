@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memrepo import MemoryRepo
+from memrepo.folder import worktree_watch
 from memrepo.folder.worktree_scan import WorktreeScan
 from memrepo.folder.worktree_watch import WorktreeWatch, file_system_type
 
@@ -242,3 +243,16 @@ def test_closing_the_repo_gives_the_watch_back_and_the_next_write_still_sees_edi
     subjects = [c.message.splitlines()[0] for c in repo.log(limit=3)]
     assert any("notes.md" in s for s in subjects), subjects
     assert "Saved while the repo was closed" in repo.read_text("notes.md")
+
+
+@watched
+def test_a_handle_dropped_without_close_gives_its_watch_back(tmp_path: Path) -> None:
+    """A program that opens handles and forgets to close them must not use up the
+    process's watches (16): each one's parts are closed when the handle is collected."""
+    for n in range(20):
+        repo = MemoryRepo.init(tmp_path / f"m{n}")
+        repo.remember(f"Fact number {n} about the build")
+        assert repo.recall("build").hits
+        del repo
+        gc.collect()
+    assert worktree_watch._live_watches == 0
