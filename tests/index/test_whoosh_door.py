@@ -16,7 +16,7 @@ the newest allowed in CI. An upgrade that changes those internals fails here fir
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 _COUNTER = itertools.count()
+Builder = Callable[[Any, int], IndexStore]
 
 
 def _docs(corpus: list[tuple[list[str], str, bool]]) -> list[IndexDoc]:
@@ -84,9 +85,15 @@ def _store(root: Path, docs: list[IndexDoc], parts: int) -> IndexStore:
 
 
 @pytest.fixture
-def made(tmp_path: Path) -> Iterator[list[IndexStore]]:
+def index_of(tmp_path: Path) -> Iterator[Callable[[Any, int], IndexStore]]:
+    """Builds the index of a drawn corpus (`_store`); every one is closed afterwards."""
     stores: list[IndexStore] = []
-    yield stores
+
+    def build(corpus: Any, parts: int) -> IndexStore:
+        stores.append(_store(tmp_path, _docs(corpus), parts))
+        return stores[-1]
+
+    yield build
     for store in stores:
         store.close()
 
@@ -98,10 +105,9 @@ def _ranked(searcher: Any, query: Any) -> list[tuple[int, float]]:
 @SETTINGS
 @given(corpus=corpora, text=queries, parts=batches)
 def test_fast_bm25f_scores_as_whoosh_bm25f_bit_for_bit(
-    tmp_path: Path, made: list[IndexStore], corpus: Any, text: str, parts: int
+    index_of: Builder, corpus: Any, text: str, parts: int
 ) -> None:
-    store = _store(tmp_path, _docs(corpus), parts)
-    made.append(store)
+    store = index_of(corpus, parts)
     built = build_query(text)
 
     def compare(searcher: Any) -> None:
@@ -118,10 +124,9 @@ def test_fast_bm25f_scores_as_whoosh_bm25f_bit_for_bit(
 @SETTINGS
 @given(corpus=corpora, text=queries, parts=batches)
 def test_any_word_finds_what_whoosh_or_finds(
-    tmp_path: Path, made: list[IndexStore], corpus: Any, text: str, parts: int
+    index_of: Builder, corpus: Any, text: str, parts: int
 ) -> None:
-    store = _store(tmp_path, _docs(corpus), parts)
-    made.append(store)
+    store = index_of(corpus, parts)
     query = build_query(text).words
     assert isinstance(query, AnyWord)
 
@@ -137,11 +142,8 @@ def test_any_word_finds_what_whoosh_or_finds(
 
 @SETTINGS
 @given(corpus=corpora, parts=batches)
-def test_the_mask_walk_yields_whoosh_postings(
-    tmp_path: Path, made: list[IndexStore], corpus: Any, parts: int
-) -> None:
-    store = _store(tmp_path, _docs(corpus), parts)
-    made.append(store)
+def test_the_mask_walk_yields_whoosh_postings(index_of: Builder, corpus: Any, parts: int) -> None:
+    store = index_of(corpus, parts)
 
     def compare(searcher: Any) -> None:
         leaves = searcher.leafreaders or [(searcher.reader(), 0)]
