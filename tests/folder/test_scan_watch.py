@@ -246,6 +246,7 @@ def test_closing_the_repo_gives_the_watch_back_and_the_next_write_still_sees_edi
 
 
 @watched
+@pytest.mark.slow
 def test_a_handle_dropped_without_close_gives_its_watch_back(tmp_path: Path) -> None:
     """A program that opens handles and forgets to close them must not use up the
     process's watches (16): each one's parts are closed when the handle is collected."""

@@ -30,6 +30,8 @@ from memrepo.index.query import AnyWord
 from memrepo.index.store import WEIGHTING
 from memrepo.index.whoosh_door import Or
 
+pytestmark = pytest.mark.slow  # real processes, a real model or long property runs
+
 VOCABULARY = (
     *("deploy", "deploys", "staging", "postgres", "migration", "friday", "window", "ana"),
     *("billing", "service", "tea", "report", "quarterly", "shell", "fish", "release"),

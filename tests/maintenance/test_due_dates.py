@@ -9,8 +9,12 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.tools import MemoryTools, ToolContext
+
+pytestmark = pytest.mark.slow  # real processes, a real model or long property runs
 
 
 def memrepo(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:

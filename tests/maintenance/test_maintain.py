@@ -18,6 +18,8 @@ from memrepo.maintenance.background import OFF
 from memrepo.maintenance.state import STATE_NAME
 from memrepo.models.items import candidate
 
+pytestmark = pytest.mark.slow  # real processes, a real model or long property runs
+
 YESTERDAY = (date.today() - timedelta(days=1)).isoformat()
 NEXT_WEEK = (date.today() + timedelta(days=7)).isoformat()
 

@@ -17,6 +17,8 @@ import pytest
 
 from memrepo import MemoryRepo
 
+pytestmark = pytest.mark.slow  # real processes, a real model or long property runs
+
 Run = Callable[..., tuple[int, str, str]]
 PROJECT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,8 @@ from memrepo.meaning.model import Embedder, Vectors
 from memrepo.meaning.packaged import PACKAGED_MODEL
 from memrepo.meaning.service import MeaningLaneWarning
 
+pytestmark = pytest.mark.slow  # real processes, a real model or long property runs
+
 PROJECT = Path(__file__).resolve().parents[2]
 FACTS = [
     "Kate goes skiing in the Alps every January",
