@@ -282,11 +282,12 @@ def listing(all_rows: Iterable[Row], filters: Filters) -> Listing:
     )
 
 
-def last_use(row: Row, uses: Mapping[str, MemoryUse]) -> MemoryUse | None:
-    """The newest use of a row's memory: the usage log's, else an item's own
-    `last_used_at` (recorded before the log named agents)."""
-    found = uses.get(row.ref)
-    item = row.source
-    if found is None and isinstance(item, MemoryItem) and item.last_used_at is not None:
-        return MemoryUse(ref=row.ref, at=item.last_used_at)
+def last_use(
+    ref: str, source: EntryView | MemoryItem | None, uses: Mapping[str, MemoryUse]
+) -> MemoryUse | None:
+    """The newest use of a memory: the usage log's, else an item's own `last_used_at`
+    (recorded before the log named agents)."""
+    found = uses.get(ref)
+    if found is None and isinstance(source, MemoryItem) and source.last_used_at is not None:
+        return MemoryUse(ref=ref, at=source.last_used_at)
     return found

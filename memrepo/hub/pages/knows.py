@@ -45,7 +45,7 @@ async def knows(request: Request) -> Response:
         uses = repo.last_uses()
         for row in rows:
             row.standing = standing.get(row.ref, "")
-            row.used = last_use(row, uses)
+            row.used = last_use(row.ref, row.source, uses)
         found = _recalled(repo, filters.q, private, workspaces) if filters.q else {}
         return rows, found
 

@@ -27,7 +27,7 @@ from memrepo.errors import InvalidArgument
 from memrepo.hub.forms import BadForm, Form
 from memrepo.hub.handling import Endpoint, done, form_of, hub_of, query_of
 from memrepo.hub.render import link, short
-from memrepo.hub.rows import confirmable, due_of
+from memrepo.hub.rows import confirmable, due_of, last_use
 from memrepo.index.dates import DUE_FORMS, due_day
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
@@ -35,6 +35,8 @@ from memrepo.models.backlinks import Backlink
 from memrepo.models.usage import MemoryUse
 
 FOLDER_PREFIX = "folder:"
+#: What the memory page reads of one ref: its history, and the entry or item it names.
+Read = tuple[WhyReport, EntryView | None, ItemDetail | None]
 ITEM_PREFIX = ITEM_REF_PREFIX
 
 
@@ -50,7 +52,7 @@ async def memory(request: Request) -> Response:
     hub = hub_of(request)
     ref = _ref(query_of(request).get("ref"))
 
-    def read(repo: MemoryRepo) -> tuple[WhyReport, EntryView | None, ItemDetail | None]:
+    def read(repo: MemoryRepo) -> Read:
         why = repo.why(ref)
         if why.store == "items":
             return why, None, repo.item(ref)
@@ -62,13 +64,13 @@ async def memory(request: Request) -> Response:
             entry = next((e for e in repo.entries(path) if e.id == entry_id), None)
         return why, entry, None
 
-    why, entry, detail = await hub.call(read)
+    def read_with_use(repo: MemoryRepo) -> tuple[Read, dict[str, MemoryUse]]:
+        return read(repo), repo.last_uses(ref)  # one trip to the repo's thread
+
+    (why, entry, detail), uses = await hub.call(read_with_use)
     source = entry if entry is not None else detail.item if detail is not None else None
-    used = await hub.call(lambda repo: repo.last_uses(ref).get(ref))
-    if used is None and detail is not None and detail.item.last_used_at is not None:
-        used = MemoryUse(ref=ref, at=detail.item.last_used_at)
     context = {
-        "used": used,
+        "used": last_use(ref, source, uses),
         "ref": ref,
         "why": why,
         "entry": entry,
