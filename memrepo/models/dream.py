@@ -8,7 +8,7 @@ turned into them, they are stored (one JSON line each) in a review commit's mess
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -25,17 +25,9 @@ PassName = Literal[
     "overflow",
     "model",
 ]
-#: Pass order: an entry claimed by an earlier pass is left alone by the later ones.
-PASS_ORDER: tuple[PassName, ...] = (
-    "expiry",
-    "duplicates",
-    "near_duplicates",
-    "subjects",
-    "links",
-    "unlisted",
-    "overflow",
-    "model",
-)
+#: Pass order (the Literal's own order): an entry claimed by an earlier pass is left alone
+#: by the later ones.
+PASS_ORDER: tuple[PassName, ...] = get_args(PassName)
 
 
 class LineRef(Frozen):

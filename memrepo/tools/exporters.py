@@ -39,17 +39,10 @@ def openai_tools(
     """The `tools` list for an OpenAI-style chat completion request."""
     tools = _tools(registry)
     chosen = _strict_names(tools, strict)
-    exported: list[dict[str, Any]] = []
-    for tool in tools:
-        function: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": _parameters(tool, "openai", tool.name in chosen),
-        }
-        if tool.name in chosen:
-            function["strict"] = True
-        exported.append({"type": "function", "function": function})
-    return exported
+    return [
+        {"type": "function", "function": _declaration(tool, "parameters", "openai", chosen)}
+        for tool in tools
+    ]
 
 
 def openai_responses_tools(
@@ -82,16 +75,7 @@ def anthropic_tools(
     """
     tools = _tools(registry)
     chosen = _strict_names(tools, strict)
-    exported: list[dict[str, Any]] = []
-    for tool in tools:
-        entry: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "input_schema": _parameters(tool, "anthropic", tool.name in chosen),
-        }
-        if tool.name in chosen:
-            entry["strict"] = True
-        exported.append(entry)
+    exported = [_declaration(tool, "input_schema", "anthropic", chosen) for tool in tools]
     check_anthropic_budget(tool["input_schema"] for tool in exported if tool.get("strict"))
     return exported
 
@@ -112,6 +96,22 @@ def _strict_names(tools: ToolRegistry, strict: Strict) -> frozenset[str]:
             f"the tools are {', '.join(tools.names())}"
         )
     return names
+
+
+def _declaration(
+    tool: Tool[Any], schema_key: str, dialect: Dialect, chosen: frozenset[str]
+) -> dict[str, Any]:
+    """A tool as OpenAI's chat completions and Anthropic declare it (they differ only in
+    the schema's key): a strict tool says `strict: true`, any other leaves the key out."""
+    strict = tool.name in chosen
+    declared: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        schema_key: _parameters(tool, dialect, strict),
+    }
+    if strict:
+        declared["strict"] = True
+    return declared
 
 
 def _parameters(tool: Tool[Any], dialect: Dialect, strict: bool) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from memrepo.models import RecallHit
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import ForgetInput, ForgetOutput
+from memrepo.tools.tool import Tool, ToolHints
 
 if TYPE_CHECKING:
     from memrepo.tools.tool import ToolEnv
@@ -106,3 +107,18 @@ def own_inference(env: ToolEnv, hit: RecallHit) -> bool:
     return bool(commits) and all(
         c.by == "agent" and c.task == task and c.origin in OWN_ORIGINS for c in commits
     )
+
+
+MEMORY_FORGET = Tool(
+    name=FORGET,
+    description=(
+        "Remove one memory by its ref (from memory_recall) when the user asks you to "
+        "forget it or it is wrong or outdated. Memories you saved yourself in this task "
+        "are removed at once; anything else asks the user first and may be refused."
+    ),
+    input_model=ForgetInput,
+    handler=forget,
+    title="Forget a memory",
+    output_model=ForgetOutput,
+    hints=ToolHints(destructive=True, idempotent=True),
+)

@@ -20,6 +20,9 @@ RecallScope = Literal["all", "folder", "memory", "team", "swarm"]
 #: copy in another order: typing caches `Literal[...] | None` by its set of values, so
 #: two orders would make the schema depend on which module built its union first.
 RememberScope = Scope
+#: The trust a memory_remember write was given: the user's word, the agent's inference,
+#: or what someone other than the owner said.
+RememberSource = Literal["user_stated", "inferred", "third_party"]
 MAX_TEXT = 4000
 MAX_REFS = 20
 MAX_REF_CHARS = 500
@@ -173,7 +176,7 @@ class RememberOutput(ToolOutput):
     action: str | None = None
     reason: str | None = None
     store: Literal["folder", "items"]
-    source: Literal["user_stated", "inferred", "third_party"]
+    source: RememberSource
     pinned: bool = False
     tainted: bool = False
     path: str | None = None
