@@ -44,7 +44,7 @@ def bench_turns(repo: MemoryRepo, qs: list[str]) -> dict[str, Any]:
     hits = ContextBudgets().l1_hits
     ours: list[float] = []
     bare: list[float] = []
-    builds_before = repo.context_builder.l0.builds
+    builds_before = repo._parts.context_builder.l0.builds
     for n, q in enumerate(qs):
         # Whichever runs second finds the query's index pages warm: alternate the order.
         pair = [
@@ -58,20 +58,20 @@ def bench_turns(repo: MemoryRepo, qs: list[str]) -> dict[str, Any]:
         "context": asdict(mine),
         "recall": asdict(base),
         "p50_ratio": mine.p50_ms / base.p50_ms,
-        "l0_rebuilds_during_turns": repo.context_builder.l0.builds - builds_before,
+        "l0_rebuilds_during_turns": repo._parts.context_builder.l0.builds - builds_before,
     }
 
 
 def bench_cache(repo: MemoryRepo, qs: list[str]) -> dict[str, Any]:
     """One write between turns: L0 rebuilt once, then reused again."""
-    before = repo.context_builder.l0.builds
+    before = repo._parts.context_builder.l0.builds
     repo.remember("The user prefers replies in English", by="user")
     rebuild = timed(lambda: turn(repo, qs[0], -1))
-    after_write = repo.context_builder.l0.builds - before
+    after_write = repo._parts.context_builder.l0.builds - before
     cached = timed(lambda: turn(repo, qs[0], -2))
     return {
         "rebuilds_after_one_write": after_write,
-        "rebuilds_on_the_next_turn": repo.context_builder.l0.builds - before - after_write,
+        "rebuilds_on_the_next_turn": repo._parts.context_builder.l0.builds - before - after_write,
         "turn_with_rebuild_ms": rebuild * 1000,
         "turn_with_cached_l0_ms": cached * 1000,
     }

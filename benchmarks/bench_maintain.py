@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     root = Path(tempfile.mkdtemp(prefix="memrepo-bench-maintain-")) / "repo"
     repo = build_repo(root, args.files, args.entries)
     for n in range(args.items):
-        repo.items.ingest(
+        repo._parts.items.ingest(
             candidate(content=f"Item {n} about project {n % 97}", kind="fact", scope="global")
         )
     passes: list[float] = []

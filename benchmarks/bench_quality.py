@@ -288,7 +288,9 @@ class Meaning:
         update_vectors(vectors, docs, self.embedder, complete=True)
         self.embed_cpu += time.process_time() - cpu
         self.documents += len(docs)
-        return MeaningSearch(repo.searcher.store, vectors, self.embedder).lane(weight=self.weight)
+        return MeaningSearch(repo._parts.searcher.store, vectors, self.embedder).lane(
+            weight=self.weight
+        )
 
     def recall_both(
         self,
@@ -321,7 +323,7 @@ class Meaning:
 def _time_searches(repo: MemoryRepo) -> list[float]:
     """Wrap this repo's index store (the instance, not the class) so each search adds
     its seconds to the list returned: what `own` subtracts from a recall."""
-    store = repo.searcher.store()
+    store = repo._parts.searcher.store()
     search = store.search
     spent: list[float] = []
 
@@ -525,7 +527,7 @@ def scale_report(entries: int, rounds: int = 5) -> dict[str, Any]:
             docs = Meaning(model, 0.0).documents_of(root)
             vectors = VectorStore(model.name, model.dim)
             update_vectors(vectors, docs, _RandomLines(model.name, model.dim), complete=True)
-            lane = MeaningSearch(repo.searcher.store, vectors, model).lane()
+            lane = MeaningSearch(repo._parts.searcher.store, vectors, model).lane()
             series: dict[str, list[float]] = {}
             for _round in range(rounds):
                 timed: dict[str, list[float]] = {}

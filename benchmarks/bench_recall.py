@@ -326,7 +326,7 @@ def bare_whoosh(root: Path) -> float:
         if path.endswith(".md")
         for doc in entry_docs(path, data, commit=head, uncommitted=False)
     ]
-    docs += [item_doc(i) for i in repo.items.store.list(ItemFilters(include_private=True))]
+    docs += [item_doc(i) for i in repo._parts.items.store.list(ItemFilters(include_private=True))]
     fields = [doc.to_fields() for doc in docs]
     repo.close()
     target = Path(tempfile.mkdtemp(prefix="memrepo-bench-whoosh-"))
@@ -397,7 +397,7 @@ imported = time.perf_counter()
 import memrepo.recall.searcher  # the search stack (Whoosh), imported on first use
 stack = time.perf_counter()
 repo = MemoryRepo.open(sys.argv[1])
-repo.searcher.store()
+repo._parts.searcher.store()
 opened = time.perf_counter()
 repo.recall(sys.argv[2])
 first = time.perf_counter()
@@ -432,15 +432,15 @@ def run_child(mode: str, root: Path) -> dict[str, Any]:
 
 
 def bench_incremental(repo: MemoryRepo, root: Path, rebuild_seconds: float) -> dict[str, Any]:
-    store = repo.searcher.store()
-    repo.searcher.projection.sync(store)
+    store = repo._parts.searcher.store()
+    repo._parts.searcher.projection.sync(store)
     syncs: list[float] = []
     files = sorted((root / "topics").rglob("*.md"))
     for n in range(5):
         with open(files[n * 7 % len(files)], "a", encoding="utf-8") as handle:
             handle.write(f"- Incremental bench fact {n} about the standup [by: user]\n")
         git(root, "commit", "-q", "-am", f"edit {n}")
-        syncs.append(timed(lambda: repo.searcher.projection.sync(store)))
+        syncs.append(timed(lambda: repo._parts.searcher.projection.sync(store)))
     assert repo.recall("Incremental bench fact 4").hits, "the edit must be searchable"
     sync = statistics.median(syncs)
     # Catch-up: one line appended to every file, committed, then one sync (the first
@@ -449,7 +449,7 @@ def bench_incremental(repo: MemoryRepo, root: Path, rebuild_seconds: float) -> d
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(f"- Catch-up fact {n} about the rollout [by: user]\n")
     git(root, "commit", "-q", "-am", "one line in every file")
-    catchup = timed(lambda: repo.searcher.projection.sync(store))
+    catchup = timed(lambda: repo._parts.searcher.projection.sync(store))
     assert repo.recall(f"Catch-up fact {len(files) - 1}").hits, "the burst must be searchable"
     return {
         "sync_ms": sync * 1000,

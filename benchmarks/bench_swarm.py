@@ -50,10 +50,10 @@ print(start, time.monotonic())
 def fresh_repo(writers: int) -> tuple[Path, list[str]]:
     root = Path(tempfile.mkdtemp(prefix="memrepo-bench-swarm-")) / "mem"
     repo = MemoryRepo.init(root)
-    repo.swarms.add_task(ROOT, "Find why the nightly build is slow")
+    repo.add_task(ROOT, "Find why the nightly build is slow")
     tasks = [f"writer-{i}" for i in range(writers)]
     for task in tasks:
-        repo.swarms.add_task(task, f"Look at part {task}", parent=ROOT)
+        repo.add_task(task, f"Look at part {task}", parent=ROOT)
     return root, tasks
 
 

@@ -296,7 +296,7 @@ def _build(setup: EvalSetup, root: Path) -> MemoryRepo:
         for name, team in setup.teams.items():
             _add_team(repo, name, _publish_team(teams / name, team.files))
         for task in setup.tasks:
-            repo.swarms.add_task(task.id, task.title, parent=task.parent)
+            repo.add_task(task.id, task.title, parent=task.parent)
         for remember in setup.remember:
             repo.remember(**remember.model_dump(exclude_none=True))
         _write_swarm_notes(repo, setup.swarm_notes)

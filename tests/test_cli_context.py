@@ -59,7 +59,7 @@ def test_workspace_and_no_memory(run: Run) -> None:
 
 
 def test_a_preview_marks_nothing_used(run: Run, memory_repo: MemoryRepo) -> None:
-    result = memory_repo.items.ingest(
+    result = memory_repo._parts.items.ingest(
         candidate(content="Call me Sam", kind="identity", source="user_stated")
     )
     assert result.item is not None

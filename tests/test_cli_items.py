@@ -90,7 +90,7 @@ def test_an_ambiguous_prefix_names_the_candidates(tmp_path: Path) -> None:
     with MemoryRepo.init(tmp_path / "mem") as repo:
         written = repo.remember("The dentist is on Friday at nine", private=True)
         original = repo.item(str(written.ref)).item
-        with repo.items.store.transaction() as tx:
+        with repo._parts.items.store.transaction() as tx:
             for n in range(2):
                 copy = original.model_copy(
                     update={"id": f"abcdef{n}" + "0" * 25, "content_hash": f"h{n}",

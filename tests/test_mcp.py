@@ -148,7 +148,7 @@ async def note(params: StdioServerParameters) -> Any:
 def test_swarm_note_over_stdio_joins_the_parents_swarm(tmp_path: Path) -> None:
     root = tmp_path / "mem"
     with MemoryRepo.init(root) as repo:
-        repo.swarms.add_task("fix-ci", "Fix the flaky CI build")
+        repo.add_task("fix-ci", "Fix the flaky CI build")
     base = server(root)
     args = [a for a in base.args if a not in ("--task", TASK)]
     params = base.model_copy(

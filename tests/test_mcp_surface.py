@@ -472,7 +472,7 @@ def meta(values: dict[str, object]) -> types.RequestParamsMeta:
 def test_a_host_names_the_task_of_a_call_in_its_meta(repo: MemoryRepo) -> None:
     """One connection, several tasks: `_meta` (the host's, never the model's) names the
     call's task, its parent and title; without it the call is the server's task."""
-    repo.swarms.add_task("fix-ci", "Fix the flaky CI build")
+    repo.add_task("fix-ci", "Fix the flaky CI build")
     server_task = MemoryTools(repo, ToolContext(task_id="mcp-0a1b2c", task_title="MCP session"))
     logs = meta({"memrepo/task": "read-logs", "memrepo/parent": "fix-ci", "memrepo/title": "Logs"})
     note = {"kind": "finding", "text": "The flake only happens on the arm64 runners"}

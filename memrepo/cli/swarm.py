@@ -50,7 +50,7 @@ def register(commands: Subparsers) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    swarms = open_repo(args).swarms.summaries()
+    swarms = open_repo(args).list_swarms()
     if args.json:
         print_json(swarms)
     elif not swarms:
@@ -103,9 +103,4 @@ def _note(args: argparse.Namespace) -> int:
 def _describe_note(result: SwarmNoteResult) -> str:
     if not result.written:
         return f"skipped: {result.reason} (nothing written)"
-    notes = [f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"]
-    if result.redacted:
-        notes.append(f"redacted: {', '.join(result.redacted)}")
-    if result.truncated:
-        notes.append("truncated")
-    return f"{result.action} {result.ref} ({'; '.join(notes)})"
+    return written(result, commit_note(result.commit))

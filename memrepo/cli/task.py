@@ -1,6 +1,6 @@
 """Commands over the local task registry: `memrepo task add | delete | list`.
 
-Hosts with their own task store pass it to `MemoryRepo.swarms.use_registry`; these
+Hosts with their own task store pass it to `MemoryRepo.plug_task_registry`; these
 commands keep tasks in `.git/memrepo/tasks.json` for everyone else.
 """
 
@@ -46,7 +46,7 @@ def register(commands: Subparsers) -> None:
 
 
 def _add(args: argparse.Namespace) -> int:
-    task = open_repo(args).swarms.add_task(args.id, args.title, args.parent)
+    task = open_repo(args).add_task(args.id, args.title, parent=args.parent)
     if args.json:
         print_json(task)
     else:
@@ -69,7 +69,7 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    tasks = open_repo(args).swarms.local_tasks()
+    tasks = open_repo(args).local_tasks()
     if args.json:
         print_json(tasks)
     elif not tasks:

@@ -46,14 +46,10 @@ from memrepo.folder.repo import MemoryFolder
 
 if TYPE_CHECKING:
     from memrepo.config import LocalConfig
-    from memrepo.items import ItemWriter
     from memrepo.models.transfer import RestoreResult
-    from memrepo.recall.context_builder import ContextBuilder
     from memrepo.recall.context_lines import ContextSource
     from memrepo.recall.lanes import Lane
-    from memrepo.recall.searcher import Searcher
     from memrepo.swarm.registry import TaskRegistry
-    from memrepo.swarm.service import Swarms
 
 __all__ = ["BY_VALUES", "ITEM_PREFIX", "MemoryRepo", "ReaderContext", "RepoOptions", "RepoParts"]
 
@@ -66,7 +62,7 @@ class MemoryRepo:
     """
 
     def __init__(self, folder: MemoryFolder) -> None:
-        self.parts = parts = RepoParts(folder)
+        self._parts = parts = RepoParts(folder)
         self._writes = WritesApi(parts)
         self._edits = EditsApi(parts)
         self._item_verbs = ItemsApi(parts)
@@ -124,14 +120,14 @@ class MemoryRepo:
     def close(self) -> None:
         """Finish queued item writes, close the database and the index, and give back the
         folder's working-tree watch (the repo stays usable: what is used again reopens)."""
-        self.parts.close()
+        self._parts.close()
 
     def holding_writes(self) -> AbstractContextManager[object]:
         """Hold the write lock over several writes of this handle: each is still its own
         transaction and commit, but the index catches up once behind them all (a server
         runs the writes queued behind one another so, issue #28). Reads never wait for
         it; other writers do, as for one long write."""
-        return self.parts.folder.lock
+        return self._parts.folder.lock
 
     def __enter__(self) -> Self:
         return self
@@ -148,59 +144,32 @@ class MemoryRepo:
 
     @property
     def folder(self) -> MemoryFolder:
-        return self.parts.folder
+        return self._parts.folder
 
     @property
     def root(self) -> Path:
-        return self.parts.root
+        return self._parts.root
 
     @property
     def config(self) -> LocalConfig:
-        return self.parts.config
-
-    @property
-    def items(self) -> ItemWriter:
-        """The memory_items writer, opened on first use."""
-        return self.parts.items
-
-    @property
-    def searcher(self) -> Searcher:
-        """The index and its lanes, set up on first use."""
-        return self.parts.searcher
-
-    @property
-    def swarms(self) -> Swarms:
-        """Swarm folders and the task registry they follow."""
-        return self.parts.swarms
-
-    @property
-    def context_builder(self) -> ContextBuilder:
-        """The prompt-context builder (one per repo, so L0 stays cached between turns)."""
-        return self.parts.context_builder
+        return self._parts.config
 
     # --- extensions: each takes the extension and returns a function that removes it -----
 
     def plug_lane(self, lane: Lane) -> Callable[[], None]:
         """Search `lane` too on every recall (a host's own store, behind the `Lane`
         protocol), fused with the index lanes; the returned function unplugs it."""
-        lanes = self.parts.searcher.extra_lanes
-        lanes.append(lane)
-
-        def unplug() -> None:
-            if lane in lanes:
-                lanes.remove(lane)
-
-        return unplug
+        return self._parts.searcher.add_lane(lane)
 
     def plug_context_source(self, source: ContextSource) -> Callable[[], None]:
         """Add a layer of lines to every prompt context the gate allows (`ContextSource`);
         the returned function unplugs it."""
-        return self.parts.context_builder.add_source(source)
+        return self._parts.context_builder.add_source(source)
 
     def plug_task_registry(self, registry: TaskRegistry) -> Callable[[], None]:
         """Follow the host's own task store for swarms (`TaskRegistry`) instead of the
         local `.git/memrepo/tasks.json`; the returned function goes back to the local one."""
-        return self.parts.swarms.use_registry(registry)
+        return self._parts.swarms.use_registry(registry)
 
     # --- writes (docs/architecture.md §3) -------------------------------------------------
 
@@ -267,11 +236,15 @@ class MemoryRepo:
 
     # --- swarms (docs/architecture.md §10) ----------------------------------------------
 
+    list_swarms = verb("_swarm_verbs", SwarmApi.list_swarms)
     resolve_swarm = verb("_swarm_verbs", SwarmApi.resolve_swarm)
     swarm_note = verb("_swarm_verbs", SwarmApi.swarm_note)
     swarm_view = verb("_swarm_verbs", SwarmApi.swarm_view)
     swarm_block = verb("_swarm_verbs", SwarmApi.swarm_block)
     delete_task_tree = verb("_swarm_verbs", SwarmApi.delete_task_tree)
+    add_task = verb("_swarm_verbs", SwarmApi.add_task)
+    join_task = verb("_swarm_verbs", SwarmApi.join_task)
+    local_tasks = verb("_swarm_verbs", SwarmApi.local_tasks)
 
     # --- sync and team repos (docs/architecture.md §9) ----------------------------------
 

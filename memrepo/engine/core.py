@@ -80,9 +80,8 @@ class RepoParts:
         if self._searcher is None:
             from memrepo.recall.searcher import Searcher
 
-            self._searcher = Searcher(self.folder, lambda: self.items)
-            # The team lane reads sync's clones: plugged in here, loaded on first need.
-            self._searcher.projection.team_clones = self._team_clones
+            # The team lane reads sync's clones: given here, loaded on first need.
+            self._searcher = Searcher(self.folder, lambda: self.items, self._team_clones)
             if self.config.meaning.enabled:
                 self.plug_meaning(self._searcher)
         return self._searcher
@@ -142,10 +141,8 @@ class RepoParts:
         from memrepo.swarm.context_source import SwarmContextSource
         from memrepo.sync.team_context import TeamContextSource
 
-        builder = ContextBuilder(self)
-        builder.add_source(TeamContextSource(self.folder))
-        builder.add_source(SwarmContextSource(self.swarms))
-        return builder
+        sources = (TeamContextSource(self.folder), SwarmContextSource(self.swarms))
+        return ContextBuilder(self, sources=sources)
 
     def _index_behind_write(self) -> None:
         """The writer keeps the index current (docs/architecture.md §6, issue #28): an

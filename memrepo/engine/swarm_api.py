@@ -8,11 +8,36 @@ from typing import TYPE_CHECKING
 from memrepo.engine.core import Area
 
 if TYPE_CHECKING:
-    from memrepo.models.swarm import SwarmNoteResult, SwarmRef, SwarmView, TaskTreeDeleted
+    from memrepo.models.swarm import (
+        SwarmNoteResult,
+        SwarmRef,
+        SwarmSummary,
+        SwarmView,
+        TaskInfo,
+        TaskTreeDeleted,
+    )
 
 
 class SwarmApi(Area):
     """Swarms: the folder a task tree shares, found from the task's parent chain."""
+
+    def add_task(self, task_id: str, title: str, *, parent: str | None = None) -> TaskInfo:
+        """Register a task in the local registry (`.git/memrepo/tasks.json`); refused when
+        the host's registry is plugged in (tasks are added there)."""
+        return self.parts.swarms.add_task(task_id, title, parent)
+
+    def join_task(self, task_id: str, title: str, *, parent: str | None = None) -> TaskInfo | None:
+        """Register the task unless the registry knows it (a session naming its own task);
+        None when nothing was added, as with a host's registry."""
+        return self.parts.swarms.join(task_id, title, parent)
+
+    def local_tasks(self) -> list[TaskInfo]:
+        """Every task of the local registry, in the order they were added."""
+        return self.parts.swarms.local_tasks()
+
+    def list_swarms(self) -> list[SwarmSummary]:
+        """Every swarm folder of the repo, with its root task and members."""
+        return self.parts.swarms.summaries()
 
     def resolve_swarm(self, task_id: str) -> SwarmRef:
         """The swarm folder of a task, from its parent chain (never from the caller)."""

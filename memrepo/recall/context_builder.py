@@ -21,7 +21,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from memrepo.errors import RecallFailed, StoreError
@@ -74,11 +74,16 @@ class ContextParts(MemoryStores, Protocol):
 class ContextBuilder:
     """Builds the memory blocks of a prompt for one memory root (one per `MemoryRepo`)."""
 
-    def __init__(self, repo: ContextParts, budgets: ContextBudgets | None = None) -> None:
+    def __init__(
+        self,
+        repo: ContextParts,
+        budgets: ContextBudgets | None = None,
+        sources: Iterable[ContextSource] = (),
+    ) -> None:
         self.repo = repo
         self.budgets = budgets
         self.l0 = L0Cache(repo)
-        self._sources: list[ContextSource] = []
+        self._sources: list[ContextSource] = list(sources)
         self._listeners: list[MemoryUsedListener] = []
         #: (task, surface) -> (turn, refs) last reported.
         self._turns: OrderedDict[tuple[str | None, str], tuple[str | None, tuple[str, ...]]] = (

@@ -62,7 +62,12 @@ PROJECTION_VERSION = "4"
 class Projection:
     """Builds and updates the index of one memory root."""
 
-    def __init__(self, folder: MemoryFolder, open_items: Callable[[], ItemWriter]) -> None:
+    def __init__(
+        self,
+        folder: MemoryFolder,
+        open_items: Callable[[], ItemWriter],
+        team_clones: OpenClones = None,
+    ) -> None:
         self.folder = folder
         self._open_items = open_items
         #: Why memory_items could not be read at the last sync (None: it could).
@@ -73,9 +78,9 @@ class Projection:
         self.progress: Callable[[int], None] | None = None
         #: The moment of the running sync, and the expiries it saw (see `_watch_now`).
         self._watch = ExpiryWatch(folder.clock.now())
-        #: How the team lane reads the team clones: plugged in by the engine (the clones
-        #: are sync's), asked only when teams are configured. None: no team lane.
-        self.team_clones: OpenClones = None
+        #: How the team lane reads the team clones: given by the engine (the clones are
+        #: sync's), asked only when teams are configured. None: no team lane.
+        self.team_clones = team_clones
 
     @property
     def items(self) -> ItemWriter:

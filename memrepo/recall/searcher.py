@@ -45,6 +45,7 @@ from memrepo.recall.oversized import (
 )
 from memrepo.recall.projection import MAIN, PendingItems, Projection, line_now
 from memrepo.recall.service import full_hit, run_recall
+from memrepo.recall.teams import OpenClones
 from memrepo.recall.visibility import Visibility
 
 INDEX_DIR = "index"
@@ -53,7 +54,7 @@ T = TypeVar("T")
 #: What an index deleted or truncated under an open store raises.
 _GONE = (OSError, EOFError, IndexUnavailable)
 LANE_WEIGHTS = {"folder": 1.0, "memory": 1.0, "team": 0.8, "swarm": 0.7}
-#: The lanes served by the one Whoosh index (a host adds its own through `extra_lanes`).
+#: The lanes served by the one Whoosh index (a host adds its own through `add_lane`).
 INDEX_LANES = ("folder", "memory", "swarm", "team")
 
 
@@ -72,11 +73,16 @@ class MeaningPlug(IndexListener, Protocol):
 class Searcher:
     """Recall, expand, reindex and index upkeep for one memory root."""
 
-    def __init__(self, folder: MemoryFolder, open_items: Callable[[], ItemWriter]) -> None:
+    def __init__(
+        self,
+        folder: MemoryFolder,
+        open_items: Callable[[], ItemWriter],
+        team_clones: OpenClones = None,
+    ) -> None:
         self.folder = folder
         self._open_items = open_items
         self._listening: ItemWriter | None = None
-        self.projection = Projection(folder, self._items)
+        self.projection = Projection(folder, self._items, team_clones)
         self._store: IndexStore | None = None
         #: Held by a read and by the catch-up behind a write: one thread at a time uses
         #: the index handles (a server's writer runs on any thread of a pool; an item
@@ -86,7 +92,7 @@ class Searcher:
         #: Inside a read: a change it makes (an item's last use) waits for the next read.
         self._reading = False
         self._pending = PendingItems()
-        self.extra_lanes: list[Lane] = []
+        self._extra_lanes: list[Lane] = []
         #: The meaning lane, when it is on (None: recall by words alone, nothing loaded).
         self.meaning: MeaningPlug | None = None
         #: The skipped files already told in this process (see `_tell_too_large`).
@@ -112,6 +118,17 @@ class Searcher:
             # still releases them when it is collected, as files would be.
             self._finalizer = weakref.finalize(self, self._store.close)
         return self._store
+
+    def add_lane(self, lane: Lane) -> Callable[[], None]:
+        """Search a host's own lane too on every recall, fused with the index lanes; the
+        returned function takes it away."""
+        self._extra_lanes.append(lane)
+
+        def remove() -> None:
+            if lane in self._extra_lanes:
+                self._extra_lanes.remove(lane)
+
+        return remove
 
     def listen(self, meaning: MeaningPlug | None) -> None:
         """Make `meaning` (or nobody) hear the writes of an index already open."""
@@ -142,7 +159,7 @@ class Searcher:
             # The index lanes' weights order their shared ranking (see SharedIndexSearch);
             # fusion then takes those ranks as they are.
             *(IndexLane(name, 1.0, shared) for name in INDEX_LANES),
-            *self.extra_lanes,
+            *self._extra_lanes,
         ]
         if self.meaning is not None and (names is None or "meaning" in names):
             # Over the live index lanes only: a lane shut for this reader stays shut.

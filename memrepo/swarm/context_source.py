@@ -26,7 +26,7 @@ _LABELS = {"finding": "finding", "ruled_out": "ruled out", "question": "question
 
 
 class SwarmContextSource:
-    """Plug in with `repo.context_builder.add_source(SwarmContextSource(repo.swarms))`."""
+    """The engine gives it to the prompt-context builder it builds (`RepoParts`)."""
 
     name = "swarm"
     layer: ExtraLayer = "swarm"

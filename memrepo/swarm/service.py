@@ -71,6 +71,15 @@ class Swarms:
         """Register a task in the local registry (hosts register tasks in their own)."""
         return self._local().add(task_id, title, parent)
 
+    def join(self, task_id: str, title: str, parent: str | None = None) -> TaskInfo | None:
+        """Register a task the local registry does not know yet (a session naming its own
+        task at its first note); a host's registry is the host's to fill, so nothing is
+        added there. None when nothing was added."""
+        registry = self.registry
+        if not isinstance(registry, LocalTaskRegistry) or registry.task(task_id) is not None:
+            return None
+        return registry.add(task_id, title, parent)
+
     def local_tasks(self) -> list[TaskInfo]:
         """Every task of the local registry, in the order they were added."""
         return self._local().tasks()

@@ -15,7 +15,6 @@ from pydantic import Field
 
 from memrepo.errors import InvalidArgument, RoleRefused, SwarmError, ToolInputError
 from memrepo.models.swarm import SwarmKind
-from memrepo.swarm import LocalTaskRegistry
 from memrepo.tools.models import DATA_NOTICE, MAX_TEXT, Ref, ToolInput, ToolOutput
 from memrepo.tools.tool import Tool, ToolEnv, ToolHints
 
@@ -103,20 +102,14 @@ def _register_on_first_note(env: ToolEnv) -> None:
     """Register the session's task when the host named it (`ToolContext.task_title`) and
     the registry does not know it yet; a host registry is the host's to fill."""
     ctx = env.context
-    swarms = env.repo.swarms
-    if (
-        ctx.task_id is None
-        or ctx.task_title is None
-        or not isinstance(swarms.registry, LocalTaskRegistry)
-    ):
+    if ctx.task_id is None or ctx.task_title is None:
         return
-    if swarms.registry.task(ctx.task_id) is None:
-        try:
-            swarms.add_task(ctx.task_id, ctx.task_title, ctx.task_parent)
-        except (InvalidArgument, SwarmError) as exc:
-            raise ToolInputError(
-                SWARM_NOTE, [f"this session's task cannot join a swarm: {exc}"]
-            ) from exc
+    try:
+        env.repo.join_task(ctx.task_id, ctx.task_title, parent=ctx.task_parent)
+    except (InvalidArgument, SwarmError) as exc:
+        raise ToolInputError(
+            SWARM_NOTE, [f"this session's task cannot join a swarm: {exc}"]
+        ) from exc
 
 
 SWARM_NOTE_TOOL = Tool(

@@ -26,7 +26,9 @@ DONE = RecentNote(
 
 def commitment(repo: MemoryRepo, text: str, due: str = "2026-02-20", **fields: Any) -> str:
     ref = {"store": "task", "id": text, "aliases": [{"store": "due", "id": due}]}
-    result = repo.items.ingest(candidate(content=text, kind="commitment", source_ref=ref, **fields))
+    result = repo._parts.items.ingest(
+        candidate(content=text, kind="commitment", source_ref=ref, **fields)
+    )
     assert result.item is not None
     return result.item.id
 
@@ -60,7 +62,7 @@ def test_a_done_commitment_is_closed_with_one_log_row(repo: MemoryRepo) -> None:
     assert change.before["status"] == "active" and change.after["status"] == "archived"
     assert repo.item(item_id).item.status == "archived"
     assert repo.item(open_id).item.status == "active"  # no evidence: stays open
-    assert [c.id for c in curation_log(repo.items)] == [change.id]
+    assert [c.id for c in curation_log(repo._parts.items)] == [change.id]
 
 
 @pytest.mark.parametrize(
@@ -100,20 +102,20 @@ def test_an_undone_expiry_is_never_applied_again(repo: MemoryRepo) -> None:
 def test_undo_is_refused_when_the_item_changed_since(repo: MemoryRepo) -> None:
     item_id = commitment(repo, "Send the quarterly report to Ana")
     (change,) = repo.dream(recent_notes=[DONE]).curation.expired  # type: ignore[union-attr]
-    repo.items.set_status(item_id, "deleted")
+    repo._parts.items.set_status(item_id, "deleted")
     with pytest.raises(UndoConflict, match="changed since"):
         repo.undo_curation(change.id)
-    assert curation_log(repo.items)[0].undone_at is None
+    assert curation_log(repo._parts.items)[0].undone_at is None
 
 
 def test_each_sweep_is_capped_and_searches_the_stalest_first(repo: MemoryRepo) -> None:
     for n in range(4):
         commitment(repo, f"Ship release {n} to the store")
     notes = [RecentNote(text=f"Shipped release {n} to the store", when=NOW) for n in range(4)]
-    first = expire_commitments(repo.items, NotesEvidence(notes, NOW), NOW, max_expiries=1,
+    first = expire_commitments(repo._parts.items, NotesEvidence(notes, NOW), NOW, max_expiries=1,
                                max_searches=2)  # fmt: skip
     assert (first.searched, len(first.expired), first.capped) == (2, 1, True)
-    second = expire_commitments(repo.items, NotesEvidence(notes, NOW), NOW, max_expiries=5,
+    second = expire_commitments(repo._parts.items, NotesEvidence(notes, NOW), NOW, max_expiries=5,
                                 max_searches=2)  # fmt: skip
     assert second.searched == 2 and len(second.expired) == 2
     assert not {c.item_id for c in first.expired} & {c.item_id for c in second.expired}

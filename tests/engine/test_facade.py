@@ -33,7 +33,7 @@ def test_every_public_verb_is_the_bound_method_of_one_area(memory_repo: MemoryRe
     for name, declared in verbs.items():
         bound = getattr(memory_repo, name)
         assert isinstance(bound.__self__, Area), name
-        assert bound.__self__.parts is memory_repo.parts, name
+        assert bound.__self__.parts is memory_repo._parts, name
         assert bound.__func__ is declared.method, name
         assert declared.__doc__ and bound.__doc__ == declared.__doc__, name
         # help() and inspect see the area's own signature, without `self`.
@@ -46,10 +46,16 @@ def test_the_areas_share_one_set_of_parts_and_hold_nothing_else(
     areas = [v for v in vars(memory_repo).values() if isinstance(v, Area)]
     assert len(areas) == len({type(a) for a in areas}) == 11
     for area in areas:
-        assert vars(area) == {"parts": memory_repo.parts}
-    assert isinstance(memory_repo.parts, RepoParts)
-    assert memory_repo.items is memory_repo.parts.items
-    assert memory_repo.searcher is memory_repo.parts.searcher
+        assert vars(area) == {"parts": memory_repo._parts}
+    assert isinstance(memory_repo._parts, RepoParts)
+
+
+def test_the_parts_stay_behind_the_facade() -> None:
+    """A host reaches the stores through verbs and `plug_*`, never the parts themselves:
+    what the facade shows is its whole API (issue #33)."""
+    public = {name for name in dir(MemoryRepo) if not name.startswith("_")}
+    assert not public & {"parts", "items", "searcher", "swarms", "context_builder"}
+    assert {"plug_lane", "plug_context_source", "plug_task_registry", "add_task"} <= public
 
 
 class _HostLane:
@@ -112,7 +118,7 @@ class _HostTasks:
 def test_a_plugged_task_registry_is_followed_until_it_is_unplugged(
     memory_repo: MemoryRepo,
 ) -> None:
-    memory_repo.swarms.add_task("local-1", "Local task")
+    memory_repo.add_task("local-1", "Local task")
     unplug = memory_repo.plug_task_registry(_HostTasks())
     assert memory_repo.resolve_swarm("t-1").root_id == "t-1"
     unplug()

@@ -88,7 +88,7 @@ def test_index_in_step_with_head_and_items_passes(memory_repo: MemoryRepo) -> No
 
 @pytest.mark.slow
 def test_swarm_notes_count_as_indexed_documents(memory_repo: MemoryRepo) -> None:
-    memory_repo.swarms.add_task("task-root-1", "Fix the flaky CI build")
+    memory_repo.add_task("task-root-1", "Fix the flaky CI build")
     memory_repo.swarm_note("task-root-1", "finding", "The runner image is not pinned")
     memory_repo.remember("Prefers pnpm over npm")
     found = check(_reindexed(memory_repo), "index")

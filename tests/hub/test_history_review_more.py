@@ -41,7 +41,7 @@ def test_a_closed_commitment_is_listed_and_reopened_from_review(serve: Serve, ro
     due = (today - timedelta(days=3)).date().isoformat()
     with MemoryRepo.open(root) as repo:
         ref = {"store": "task", "id": "report", "aliases": [{"store": "due", "id": due}]}
-        ingested = repo.items.ingest(
+        ingested = repo._parts.items.ingest(
             candidate(content="Send the quarterly report to Ana", kind="commitment", source_ref=ref)
         )
         assert ingested.item is not None

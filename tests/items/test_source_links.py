@@ -70,5 +70,5 @@ def test_no_status_change_selects_rows_by_a_link(memory_repo: MemoryRepo) -> Non
     memory_repo.remember("Ana's phone is 555 0100", contact_ref="mail:ana", source=SOURCE)
     memory_repo.remember("Bo's phone is 555 0199", contact_ref="mail:bo", source=SOURCE)
     with pytest.raises(InvalidArgument, match="source link"):
-        memory_repo.items.set_status_by_source_ref("link", SOURCE, "deleted")
+        memory_repo._parts.items.set_status_by_source_ref("link", SOURCE, "deleted")
     assert set(_active(memory_repo).values()) == {"active"} and len(_active(memory_repo)) == 2

@@ -23,7 +23,7 @@ def commitment(repo: MemoryRepo, text: str, workspace: str | None) -> str:
     due = (date.today() - timedelta(days=3)).isoformat()
     ref = {"store": "task", "id": text, "aliases": [{"store": "due", "id": due}]}
     scope = "workspace" if workspace else "global"
-    made = repo.items.ingest(
+    made = repo._parts.items.ingest(
         candidate(
             content=text, kind="commitment", source_ref=ref, scope=scope, workspace_id=workspace
         )

@@ -72,7 +72,7 @@ def test_retention_and_commitment_expiry_run_in_the_same_pass(memory_repo: Memor
     root = memory_repo.root
     due = (date.today() - timedelta(days=3)).isoformat()
     ref = {"store": "task", "id": "q3", "aliases": [{"store": "due", "id": due}]}
-    made = memory_repo.items.ingest(
+    made = memory_repo._parts.items.ingest(
         candidate(content="Send the quarterly report to Ana", kind="commitment", source_ref=ref)
     )
     assert made.item is not None

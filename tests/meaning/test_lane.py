@@ -32,7 +32,7 @@ OTHERS = [
 def index_documents(repo: MemoryRepo) -> list[Mapping[str, Any]]:
     """Every document the repo's index holds, with its stored fields."""
     repo.recall("warm up the index")
-    store = repo.searcher.store()
+    store = repo._parts.searcher.store()
     found: list[Mapping[str, Any]] = store.scan(
         lambda searcher, _denied: [dict(fields) for fields in searcher.all_stored_fields()],
         filter_terms={},
@@ -58,7 +58,7 @@ Plug = Callable[..., MeaningSearch]
 @pytest.fixture
 def plug(embedder: Embedder) -> Plug:
     def plugged(repo: MemoryRepo, **lane: Any) -> MeaningSearch:
-        search = MeaningSearch(repo.searcher.store, embedded(repo, embedder), embedder)
+        search = MeaningSearch(repo._parts.searcher.store, embedded(repo, embedder), embedder)
         repo.plug_lane(search.lane(**lane))
         return search
 

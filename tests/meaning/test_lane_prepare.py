@@ -62,13 +62,13 @@ def kate(memory_repo: MemoryRepo) -> MemoryRepo:
 def searched(repo: MemoryRepo, embedder: Embedder) -> MeaningSearch:
     """A lane's state over vectors of every document the repo's index holds."""
     repo.recall("warm up the index")
-    fields = repo.searcher.store().scan(
+    fields = repo._parts.searcher.store().scan(
         lambda searcher, _denied: list(searcher.all_stored_fields()), filter_terms={}
     )
     store = VectorStore(embedder.name, embedder.dim)
     docs = [IndexDoc(ref=str(f["ref"]), lane=str(f["lane"]), text=str(f["text"])) for f in fields]
     update_vectors(store, docs, embedder, complete=True)
-    return MeaningSearch(repo.searcher.store, store, embedder)
+    return MeaningSearch(repo._parts.searcher.store, store, embedder)
 
 
 def test_recall_embeds_the_question_beside_the_lexical_search(
@@ -93,7 +93,7 @@ def test_the_head_start_answers_as_the_lane_alone_does(
     search = searched(kate, embedder)
     query, visibility = build_query(QUESTION), Visibility()
     alone = search.lane().search(query, visibility, 5)
-    lane = MeaningSearch(kate.searcher.store, search.vectors, embedder).lane()
+    lane = MeaningSearch(kate._parts.searcher.store, search.vectors, embedder).lane()
     lane.prepare(query)
     ahead = lane.search(query, visibility, 5)
     assert [(h.ref, h.rank, h.fields["_calibrated"]) for h in ahead] == [

@@ -12,7 +12,7 @@ from memrepo.models.prompt_context import BlockName, ContextBlocks, ContextReque
 
 def item(repo: MemoryRepo, content: str, **fields: Any) -> str:
     """Store an item through the real writer; returns its ref."""
-    result = repo.items.ingest(candidate(content=content, **fields))
+    result = repo._parts.items.ingest(candidate(content=content, **fields))
     assert result.item is not None, result
     return result.item.ref
 

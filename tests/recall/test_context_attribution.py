@@ -107,7 +107,7 @@ def test_team_lines_join_l0_deduped_and_tagged(memory_repo: MemoryRepo) -> None:
             SourceLine("team:acme:MEMORY.md#d4", "Ship at night", "team:acme", "user_stated", True),
         ],
     )
-    memory_repo.context_builder.add_source(team)
+    memory_repo.plug_context_source(team)
     result = build(memory_repo)
     assert texts(result, "l0") == ["Use pnpm for installs", "Releases on Thursdays"]
     assert "team:acme:MEMORY.md#b2" in result.refs and "team:acme:MEMORY.md#a1" not in result.refs
@@ -125,7 +125,7 @@ def test_swarm_lines_make_their_own_block_only_in_a_swarm(memory_repo: MemoryRep
             SourceLine("swarm:billing-1a2b3c4d:findings.md#f1", "Tests pass on py3.12", "swarm"),
         ],
     )
-    remove = memory_repo.context_builder.add_source(swarm)
+    remove = memory_repo.plug_context_source(swarm)
     assert build(memory_repo, "billing").block("swarm") is None and swarm.asked == []
     result = build(memory_repo, "billing", swarm="billing-1a2b3c4d")
     block = result.block("swarm")

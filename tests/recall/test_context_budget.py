@@ -75,7 +75,7 @@ def test_a_cut_keeps_stated_and_pinned_then_newest(memory_repo: MemoryRepo) -> N
     }
     room = cost["The user stated this long ago"] + cost["Pinned agent guess"]
     room += cost["Newest agent fact bbbb"] + cost["Middle agent fact cccc"]
-    builder = ContextBuilder(memory_repo, ContextBudgets(l0_tokens=room))
+    builder = ContextBuilder(memory_repo._parts, ContextBudgets(l0_tokens=room))
     result = builder.build(ContextRequest(preview=True))
     l0 = result.block("l0")
     assert l0 is not None
@@ -99,7 +99,7 @@ def test_a_line_too_big_for_what_is_left_lets_smaller_ones_in(memory_repo: Memor
     )
     cost = {line.text: line.tokens for line in build(memory_repo).block("l0").lines}  # type: ignore[union-attr]
     limit = cost["short one"] + cost["tiny fact"] + 2
-    result = ContextBuilder(memory_repo, ContextBudgets(l0_tokens=limit)).build(
+    result = ContextBuilder(memory_repo._parts, ContextBudgets(l0_tokens=limit)).build(
         ContextRequest(preview=True)
     )
     assert texts(result, "l0") == ["short one", "tiny fact"]

@@ -15,7 +15,7 @@ Git = Callable[..., str]
 
 
 def builds(repo: MemoryRepo) -> int:
-    return repo.context_builder.l0.builds
+    return repo._parts.context_builder.l0.builds
 
 
 @pytest.mark.slow

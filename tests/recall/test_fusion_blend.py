@@ -154,7 +154,7 @@ def test_without_a_calibrated_lane_recall_fuses_by_rank_as_before(
     limit = 3
     host = Ranked()
     repo.plug_lane(host)
-    searcher = repo.searcher
+    searcher = repo._parts.searcher
     searcher.recall("warm", Visibility(), limit=1, lanes=None, detail="snippet")
     lanes = searcher.lanes(None, Visibility())
     plain = build_query(query, repo.folder.clock.now().date())

@@ -219,7 +219,7 @@ def test_every_lane_failing_raises(repo: MemoryRepo) -> None:
         def search(self, *args: object) -> list[object]:
             raise RuntimeError("lane down")
 
-    repo.searcher.extra_lanes.append(Broken())  # type: ignore[arg-type]
+    repo.plug_lane(Broken())  # type: ignore[arg-type]
     result = repo.recall("postgres", lanes=["folder", "broken"])
     assert result.lane_errors == {"broken": "RuntimeError: lane down"} and result.hits
     with pytest.raises(RecallFailed, match="lane down"):

@@ -22,10 +22,10 @@ OTHER_ROOT = "other-77aa88bb"
 def repo(memory_repo: MemoryRepo) -> MemoryRepo:
     """A memory repo whose local registry holds a root, a child, a grandchild and a
     second, unrelated root."""
-    memory_repo.swarms.add_task(ROOT, "Fix the flaky CI build")
-    memory_repo.swarms.add_task(CHILD, "Read the runner logs", parent=ROOT)
-    memory_repo.swarms.add_task(GRANDCHILD, "Diff the lockfiles", parent=CHILD)
-    memory_repo.swarms.add_task(OTHER_ROOT, "Write the release notes")
+    memory_repo.add_task(ROOT, "Fix the flaky CI build")
+    memory_repo.add_task(CHILD, "Read the runner logs", parent=ROOT)
+    memory_repo.add_task(GRANDCHILD, "Diff the lockfiles", parent=CHILD)
+    memory_repo.add_task(OTHER_ROOT, "Write the release notes")
     return memory_repo
 
 

@@ -83,12 +83,12 @@ def _write_big_swarm(repo: MemoryRepo, git: Git, notes: int) -> None:
 def test_ten_thousand_notes_stay_within_the_budget(repo: MemoryRepo, git: Git) -> None:
     _write_big_swarm(repo, git, 10_000)
     for n in range(13):
-        repo.swarms.add_task(f"member-{n:02d}", f"Member {n}", parent=ROOT)
+        repo.add_task(f"member-{n:02d}", f"Member {n}", parent=ROOT)
         repo.swarm_note(f"member-{n:02d}", "finding", f"Late finding {n}")
     question = repo.swarm_note(CHILD, "question", "Newest question?")
     repo.swarm_note(GRANDCHILD, "answer", "Newest answer", answers=question.ref)
     for budget in (SWARM_BLOCK_TOKENS, 150, 1000):
-        block = repo.swarms.block(CHILD, budget)
+        block = repo._parts.swarms.block(CHILD, budget)
         assert block.tokens <= budget and estimate_tokens(block.text) <= budget
         assert "Late finding 12" in block.text
     text = repo.swarm_block(CHILD)
@@ -99,7 +99,7 @@ def test_ten_thousand_notes_stay_within_the_budget(repo: MemoryRepo, git: Git) -
     assert [n.text for n in view.findings] == [f"Late finding {n}" for n in range(3, 13)]
     assert view.total_findings == 10_013
     assert view.total_questions == 5_001 and len(view.questions) == 10
-    assert repo.swarms.block(CHILD, 20).text == ""  # not even the header fits
+    assert repo._parts.swarms.block(CHILD, 20).text == ""  # not even the header fits
 
 
 def test_a_kept_view_follows_every_change_to_the_swarm_folder(repo: MemoryRepo, git: Git) -> None:

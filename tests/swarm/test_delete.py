@@ -40,7 +40,7 @@ def test_delete_task_tree_removes_the_folder_tasks_and_items(
     assert not (repo.root / FOLDER).exists() and (repo.root / OTHER).is_dir()
     assert git(repo.root, "status", "--porcelain") == ""
     assert "Memrepo-Origin: swarm" in git(repo.root, "log", "-1", "--format=%B")
-    assert [t.id for t in repo.swarms.local_tasks()] == [OTHER_ROOT]
+    assert [t.id for t in repo.local_tasks()] == [OTHER_ROOT]
     with pytest.raises(TaskNotFound):
         repo.swarm_note(CHILD, "finding", "The task is gone")
 

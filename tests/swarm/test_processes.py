@@ -35,7 +35,7 @@ def test_eight_processes_fifty_notes_each(
 ) -> None:
     tasks = [f"worker-{i}" for i in range(WRITERS)]
     for task in tasks:
-        repo.swarms.add_task(task, f"Worker {task}", parent=ROOT)
+        repo.add_task(task, f"Worker {task}", parent=ROOT)
     start = git(repo.root, "rev-parse", "HEAD").strip()
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(repo.root), task, str(NOTES)])

@@ -40,7 +40,7 @@ def test_expand_follows_the_same_rule(repo: MemoryRepo) -> None:
 def test_a_deleted_swarm_leaves_the_index(repo: MemoryRepo) -> None:
     repo.swarm_note(CHILD, "finding", "The lockfile hash is missing from the cache key")
     assert repo.recall("lockfile", task_id=CHILD).hits
-    repo.swarms.add_task("late-child", "Joins later", parent=ROOT)
+    repo.add_task("late-child", "Joins later", parent=ROOT)
     repo.delete_task_tree(ROOT)
-    repo.swarms.add_task(ROOT, "Fix the flaky CI build")
+    repo.add_task(ROOT, "Fix the flaky CI build")
     assert repo.recall("lockfile", task_id=ROOT).hits == ()

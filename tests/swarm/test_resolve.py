@@ -21,7 +21,7 @@ def test_every_task_of_a_tree_shares_the_root_folder(repo: MemoryRepo) -> None:
 
 
 def test_the_slug_comes_from_the_chain_never_from_the_child(repo: MemoryRepo) -> None:
-    repo.swarms.add_task("sneaky", "../../MEMORY", parent=ROOT)
+    repo.add_task("sneaky", "../../MEMORY", parent=ROOT)
     assert repo.resolve_swarm("sneaky").folder == "swarms/fix-the-flaky-ci-build-root-4f2"
 
 
@@ -34,7 +34,7 @@ def test_titles_that_slug_to_nothing_get_a_safe_name(title: str, slug: str) -> N
 
 
 def test_a_root_titled_dots_gets_a_folder_inside_swarms(repo: MemoryRepo, git: Git) -> None:
-    repo.swarms.add_task("dots-1234567890", "..")
+    repo.add_task("dots-1234567890", "..")
     result = repo.swarm_note("dots-1234567890", "finding", "Dots stay inside the folder")
     assert result.path == "swarms/swarm-dots-123/findings.md"
     assert (repo.root / "swarms" / "swarm-dots-123" / "findings.md").is_file()
@@ -45,7 +45,7 @@ def test_a_root_titled_dots_gets_a_folder_inside_swarms(repo: MemoryRepo, git: G
 def test_task_ids_with_path_characters_are_refused(repo: MemoryRepo, git: Git, bad: str) -> None:
     before = head(git, repo.root)
     with pytest.raises(InvalidArgument, match="task id"):
-        repo.swarms.add_task(bad, "Anything")
+        repo.add_task(bad, "Anything")
     with pytest.raises(InvalidArgument, match="task id"):
         repo.swarm_note(bad, "finding", "never written")
     assert head(git, repo.root) == before
@@ -66,7 +66,7 @@ def test_unknown_task_and_missing_parent_are_task_not_found(
     host = HostRegistry({"orphan": ("Orphan", "gone")})
     with pytest.raises(TaskNotFound, match="'orphan' names parent 'gone'"):
         resolve_swarm(host, "orphan")
-    repo.swarms.use_registry(host)
+    repo.plug_task_registry(host)
     count = commit_count(repo.root)
     with pytest.raises(TaskNotFound):
         repo.swarm_note("orphan", "finding", "not written")
@@ -95,7 +95,7 @@ def test_twenty_hops_reach_the_root_twenty_one_do_not() -> None:
 
 def test_resolution_is_cached_per_task(repo: MemoryRepo) -> None:
     host = _chain(3)
-    repo.swarms.use_registry(host)
+    repo.plug_task_registry(host)
     first = repo.resolve_swarm("t3")
     asked = len(host.asked)
     assert asked == 4
