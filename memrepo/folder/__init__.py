@@ -5,7 +5,9 @@ Nothing is re-exported here: importing a submodule runs this file first, and mos
 callers need one module, not libgit2's whole write path. What other layers may use:
 
 - `repo`: `MemoryFolder` (open, init, write an entry, forget, undo, log, why, entries)
-  and `EntryWrite`, the one-entry write the engine builds;
+  and `EntryWrite`, the one-entry write the engine builds; its verbs live in `opening`,
+  `writes`, `reads` and `following`, and entry refs (`folder:<path>#<id>`) in
+  `entry_refs`;
 - `transaction`: the one write transaction every commit goes through (§3), for the
   writers that hold the lock over several steps (dreams, sync, swarm notes);
 - `paths`: where a write may land (`check_path`, `normalize_target`, `slugify`);
@@ -17,6 +19,7 @@ callers need one module, not libgit2's whole write path. What other layers may u
   git's rename detection;
 - `bulk`, `swarm_writes`: many entries in one commit, and the swarm folders' writes.
 
-The rest (`gitstore`, `atomic`, `bulkwrite`, `journal`, `lock`, `objects`, `packs`,
-`statcache`, `entries`, `linediff`, `reinforcements`) are the transaction's own parts.
+The rest (`gitstore` and its parts `publish`, `working_branch`, `worktree`, `blob_ids`;
+`atomic`, `bulkwrite`, `journal`, `lock`, `objects`, `packs`, `statcache`, `entries`,
+`linediff`, `reinforcements`) are the transaction's own parts.
 """
