@@ -26,7 +26,6 @@ import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Self, Unpack
 
 from memrepo.engine.core import ITEM_PREFIX, RepoOptions, RepoParts
@@ -132,12 +131,7 @@ class MemoryRepo:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- the parts ----------------------------------------------------------------------

@@ -21,9 +21,11 @@ import re
 from dataclasses import dataclass
 
 from memrepo.formats.importers.markdown import (
+    FENCE,
     blocks_in_markdown,
     body_start,
     decode,
+    fence_end,
     is_placeholder,
     split_records,
 )
@@ -34,7 +36,6 @@ MAX_IMPORT_HOPS = 5
 #: The files an import may name that memrepo reads as memory; others are context only.
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 # `@` at a word's start (so dana@example.com is no import), then a path-looking token.
 _IMPORT = re.compile(r"(?<![\w@/\\])@((?:~/|\.{1,2}/|/)?[^\s`'\"<>()\[\]{},;]+)")
@@ -98,21 +99,17 @@ def _paths(front: dict[str, object]) -> str | None:
 def find_imports(texts: list[str], start: int = 0) -> list[Import]:
     """Every `@path` outside code, in order; an email address or `@name` is no import."""
     found: list[Import] = []
-    fence: str | None = None
-    for n in range(start, len(texts)):
-        line = texts[n]
-        if fence is not None:
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        opened = _FENCE.match(line)
+    n = start
+    while n < len(texts):
+        opened = FENCE.match(texts[n])
         if opened:
-            fence = opened.group(1)[:3]
+            n = fence_end(texts, n + 1, opened.group(1)) + 1
             continue
-        for match in _IMPORT.finditer(_CODE_SPAN.sub(" ", line)):
+        for match in _IMPORT.finditer(_CODE_SPAN.sub(" ", texts[n])):
             target = match.group(1).rstrip(_TRAILING)
             if "/" in target or "." in target.lstrip("."):
                 found.append(Import(n + 1, target))
+        n += 1
     return found
 
 

@@ -21,7 +21,8 @@ from memrepo.formats.importers.model import Rejected
 from memrepo.formats.lines import split_text
 
 _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: A CommonMark code fence: three or more backticks or tildes, indented three spaces at most.
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][\w '()/&.-]{0,40}?)\s*:(?:\s+(?P<value>.*))?$")
@@ -113,7 +114,7 @@ class _Scanner:
                 in_comment = "-->" not in line
                 self.close()
                 continue
-            opened = _FENCE.match(line)
+            opened = FENCE.match(line)
             if opened:
                 self.close()
                 fence = opened.group(1)[:3]
@@ -137,6 +138,16 @@ class _Scanner:
             self.parts.append((n + 1, re.sub(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+", "", line).strip()))
         self.close()
         return self.found
+
+
+def fence_end(texts: list[str], start: int, fence: str) -> int:
+    """The index of the line closing a fence opened with `fence` (or the end): what is
+    between is code, an example, never a fact or an import."""
+    mark = fence[0] * 3
+    for n in range(start, len(texts)):
+        if texts[n].strip().startswith(mark):
+            return n
+    return len(texts)
 
 
 def split_records(block: Block) -> list[tuple[int, str]]:

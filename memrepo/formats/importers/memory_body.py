@@ -22,12 +22,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memrepo.formats.importers.markdown import FENCE, fence_end
+
 #: What one folder entry holds (the hygiene screen's default `max_chars`).
 MAX_ENTRY_CHARS = 1000
 CODE_LINE_JOIN = " ⏎ "
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s+(.*?))?\s*#*\s*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _ENDS_SENTENCE = tuple(".!?:;,")
@@ -61,10 +62,10 @@ def pieces_of(texts: list[str], start: int) -> list[Piece]:
     n = start
     while n < len(texts):
         line = texts[n]
-        opened = _FENCE.match(line)
+        opened = FENCE.match(line)
         if opened:
             close()
-            end = _fence_end(texts, n + 1, opened.group(1))
+            end = fence_end(texts, n + 1, opened.group(1))
             code = [texts[i].strip() for i in range(n + 1, end) if texts[i].strip()]
             if code:
                 found.append(Piece(n + 1, _code_span(code), "code"))
@@ -129,15 +130,6 @@ def _separator(previous: Piece, piece: Piece) -> str:
     if previous.kind == "bullet" and piece.kind == "bullet":
         return "; "
     return ". "
-
-
-def _fence_end(texts: list[str], start: int, fence: str) -> int:
-    """The index of the line closing a fence opened with `fence` (or the end)."""
-    mark = fence[0] * 3
-    for n in range(start, len(texts)):
-        if texts[n].strip().startswith(mark):
-            return n
-    return len(texts)
 
 
 def _code_span(lines: list[str]) -> str:
