@@ -160,16 +160,7 @@ def edit(env: ToolEnv, args: EditInput) -> EditOutput:
         )
     except MemrepoError as exc:
         raise _as_input_error(EDIT, exc) from exc
-    return EditOutput(
-        ref=result.ref,
-        old_ref=result.old_ref,
-        path=result.path,
-        text=result.text,
-        changed=result.changed,
-        commit=result.commit,
-        approval=_approval(own),
-        redacted=list(result.redacted),
-    )
+    return EditOutput.from_result(result, approval=_approval(own))
 
 
 def move(env: ToolEnv, args: MoveInput) -> MoveOutput:
@@ -183,15 +174,7 @@ def move(env: ToolEnv, args: MoveInput) -> MoveOutput:
         )
     except MemrepoError as exc:
         raise _as_input_error(MOVE, exc) from exc
-    return MoveOutput(
-        ref=result.ref,
-        old_ref=result.old_ref,
-        source=result.source,
-        target=result.target,
-        merged=result.merged,
-        commit=result.commit,
-        approval=_approval(own),
-    )
+    return MoveOutput.from_result(result, approval=_approval(own))
 
 
 def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
@@ -226,15 +209,8 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
         result = env.repo.undo(info.id, by="agent" if own else "user")
     except MemrepoError as exc:
         raise _as_input_error(UNDO, exc) from exc
-    return UndoOutput(
-        undone=result.undone,
-        summary=info.summary,
-        whose=whose(info),
-        commit=result.commit,
-        paths=list(result.paths),
-        entries_removed=result.entries_removed,
-        entries_restored=result.entries_restored,
-        approval=_approval(own),
+    return UndoOutput.from_result(
+        result, summary=info.summary, whose=whose(info), approval=_approval(own)
     )
 
 

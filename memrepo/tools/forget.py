@@ -52,14 +52,7 @@ def forget(env: ToolEnv, args: ForgetInput) -> ForgetOutput:
     if not own and not env.approval(approval_request(env, hit)):
         raise ApprovalDenied(ref, "the user did not approve")
     result = env.repo.forget(ref, by="agent" if own else "user", task_id=env.context.task_id)
-    return ForgetOutput(
-        ref=result.ref,
-        text=result.text,
-        store=result.store,
-        path=result.path,
-        commit=result.commit,
-        approval="own_inference" if own else "approved",
-    )
+    return ForgetOutput.from_result(result, approval="own_inference" if own else "approved")
 
 
 def approval_request(

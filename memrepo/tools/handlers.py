@@ -165,20 +165,8 @@ def _remember_output(
 ) -> RememberOutput:
     """What the model reads back from a write, whoever's fact it was: the trust it was
     given (`source`, `pinned`, `tainted`, `note`) is the caller's to decide."""
-    return RememberOutput(
-        status=result.status,
-        ref=result.ref,
-        action=result.action,
-        reason=result.reason,
-        store=result.store,
-        source=source,
-        pinned=pinned,
-        tainted=tainted,
-        path=result.path,
-        commit=result.commit,
-        redacted=list(result.redacted),
-        truncated=result.truncated,
-        note=note,
+    return RememberOutput.from_result(
+        result, source=source, pinned=pinned, tainted=tainted, note=note
     )
 
 

@@ -17,7 +17,7 @@ from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import CommitInfo
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.handlers import reader
-from memrepo.tools.models import DATA_NOTICE, ToolInput, ToolOutput
+from memrepo.tools.models import DATA_NOTICE, SHORT_COMMIT, ToolInput, ToolOutput, moment
 from memrepo.tools.tool import READ_ONLY, Tool
 
 if TYPE_CHECKING:
@@ -107,13 +107,11 @@ def _visible_change(env: ToolEnv, commit: CommitInfo) -> Change | None:
     shown = [path for path in commit.paths if visible_path(env, path)]
     if commit.paths and not shown:
         return None
-    return Change(
-        commit=commit.id[:10],
-        time=commit.time.isoformat(timespec="seconds"),
+    return Change.from_result(
+        commit,
+        commit=commit.id[:SHORT_COMMIT],
+        time=moment(commit.time),
         summary=commit.summary if len(shown) == len(commit.paths) else HIDDEN_SUMMARY,
-        origin=commit.origin,
-        by=commit.by,
-        task=commit.task,
         paths=shown,
     )
 
@@ -133,18 +131,7 @@ def why(env: ToolEnv, args: WhyInput) -> WhyOutput:
         raise ToolInputError(WHY, ["ref: use a folder:... or memory:... ref as recall gave it"])
     report = env.repo.why(ref)
     events = [
-        WhyEvent(
-            action=event.action,
-            commit=event.commit[:10],
-            time=event.time.isoformat(timespec="seconds"),
-            path=event.path,
-            text=event.text,
-            previous_text=event.previous_text,
-            from_path=event.from_path,
-            by=event.by,
-            origin=event.origin,
-            task=event.task,
-        )
+        WhyEvent.from_result(event, commit=event.commit[:SHORT_COMMIT], time=moment(event.time))
         for event in report.events
         if visible_path(env, event.path)
     ]

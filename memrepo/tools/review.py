@@ -17,10 +17,11 @@ from pydantic import Field
 from memrepo.errors import ApprovalDenied, EntryNotFound, InvalidArgument, ToolInputError
 from memrepo.tools.approval import ForgetRequest
 from memrepo.tools.files import visible_path
-from memrepo.tools.models import DATA_NOTICE, ToolInput, ToolOutput
+from memrepo.tools.models import DATA_NOTICE, ToolInput, ToolOutput, moment
 from memrepo.tools.tool import READ_ONLY, Tool, ToolHints
 
 if TYPE_CHECKING:
+    from memrepo.models import ReviewSummary
     from memrepo.tools.tool import ToolEnv
 
 STATUS = "memory_status"
@@ -128,9 +129,7 @@ def status(env: ToolEnv, args: StatusInput) -> StatusOutput:
         deleted=[p for p in worktree.deleted if visible_path(env, p)],
         pending_reviews=[review.name for review in env.repo.list_reviews()],
         remote=sync.remote if sync else None,
-        last_sync=sync.last_success.isoformat(timespec="seconds")
-        if sync and sync.last_success
-        else None,
+        last_sync=moment(sync.last_success) if sync and sync.last_success else None,
         last_sync_error=sync.last_error if sync else None,
         ahead=sync.ahead if sync else None,
         behind=sync.behind if sync else None,
@@ -142,27 +141,10 @@ def status(env: ToolEnv, args: StatusInput) -> StatusOutput:
 def reviews(env: ToolEnv, args: ReviewsInput) -> ReviewsOutput:
     """Every pending review, or one with its numbered operations and diff."""
     if args.name is None:
-        return ReviewsOutput(
-            reviews=[
-                ReviewListed(
-                    name=r.name,
-                    created_at=r.created_at.isoformat(timespec="seconds"),
-                    operations=r.ops,
-                    up_to_date=r.base_on_main,
-                )
-                for r in env.repo.list_reviews()
-            ]
-        )
+        return ReviewsOutput(reviews=[_listed(r) for r in env.repo.list_reviews()])
     detail = env.repo.show_review(_known(env, args.name))
     return ReviewsOutput(
-        reviews=[
-            ReviewListed(
-                name=detail.summary.name,
-                created_at=detail.summary.created_at.isoformat(timespec="seconds"),
-                operations=detail.summary.ops,
-                up_to_date=detail.summary.base_on_main,
-            )
-        ],
+        reviews=[_listed(detail.summary)],
         operations=[
             ReviewOperation(
                 number=n, kind=op.kind, path=op.path, text=op.text, dest=op.dest, reason=op.reason
@@ -203,6 +185,15 @@ def review(env: ToolEnv, args: ReviewInput) -> ReviewOutput:
         accepted=list(accepted.accepted),
         rejected=list(accepted.rejected),
         pending=list(accepted.pending),
+    )
+
+
+def _listed(review: ReviewSummary) -> ReviewListed:
+    return ReviewListed(
+        name=review.name,
+        created_at=moment(review.created_at),
+        operations=review.ops,
+        up_to_date=review.base_on_main,
     )
 
 
