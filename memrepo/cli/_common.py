@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from memrepo.engine import MemoryRepo
+    from memrepo.models import WriteResult
 
 ENV_REPO = "MEMREPO_REPO"
 DEFAULT_REPO = "~/agent-memory"
@@ -37,6 +38,7 @@ MAX_STDIN_TEXT = 1_000_000
 
 Handler = Callable[[argparse.Namespace], int]
 R = TypeVar("R", bound="BaseModel | Sequence[BaseModel]")
+M = TypeVar("M", bound="BaseModel")
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -141,6 +143,44 @@ def emit(args: argparse.Namespace, result: R, describe: Callable[[R], str]) -> i
     else:
         print(describe(result))
     return 0
+
+
+def emit_list(
+    args: argparse.Namespace, rows: Sequence[M], line: Callable[[M], str], none: str
+) -> int:
+    """Print `rows` as a JSON list when --json asked for it, else one `line` each; an empty
+    list is the sentence `none` ("no tasks"), so a person never reads silence."""
+    return emit(args, rows, lambda shown: "\n".join(map(line, shown)) if shown else none)
+
+
+def emit_write(
+    args: argparse.Namespace, result: WriteResult, describe: Callable[[WriteResult], str]
+) -> int:
+    """Print what a write did. One that was screened out stored nothing but is no error:
+    a person reads why on stderr (`--json` prints it whole), and the exit code is
+    `EXIT_SKIPPED` either way, so a script can tell."""
+    if result.status == "skipped" and not args.json:
+        by = f" by {result.ref}" if result.ref else ""
+        print(f"memrepo: skipped: {result.reason}{by}", file=sys.stderr)
+        return EXIT_SKIPPED
+    emit(args, result, describe)
+    return EXIT_SKIPPED if result.status == "skipped" else 0
+
+
+def written(result: WriteResult, where: str) -> str:
+    """A stored write in one line: what it did, its ref, and in brackets `where` it went
+    (a commit, or memory_items) and what screening changed in it."""
+    notes = [where]
+    if result.redacted:
+        notes.append(f"redacted: {', '.join(result.redacted)}")
+    if result.truncated:
+        notes.append("truncated")
+    return f"{result.action} {result.ref} ({'; '.join(notes)})"
+
+
+def commit_note(commit: str | None) -> str:
+    """The commit a write made, short, or that it made none (the fact was there)."""
+    return f"commit {commit[:SHORT]}" if commit else "no new commit"
 
 
 def repo_path(args: argparse.Namespace) -> Path:

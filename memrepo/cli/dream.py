@@ -13,14 +13,14 @@ from memrepo.cli._common import (
     action_command,
     command,
     emit,
+    emit_list,
     open_repo,
-    print_json,
 )
 from memrepo.formats.text import ELLIPSIS as ELLIPSIS
 from memrepo.formats.text import shorten as shorten
 
 if TYPE_CHECKING:
-    from memrepo.models.dream import DreamReport, Op
+    from memrepo.models.dream import AcceptResult, DreamReport, Op, ReviewSummary
 
 #: How much of a reason one line of `memrepo dream` shows (in characters, ellipsis included).
 REASON_CHARS = 100
@@ -147,35 +147,32 @@ def _op_line(op: Op) -> str:
 
 def _list(args: argparse.Namespace) -> int:
     reviews = open_repo(args).list_reviews()
-    if args.json:
-        print_json(reviews)
-    elif not reviews:
-        print("no open review branches")
-    for review in [] if args.json else reviews:
-        stale = "" if review.base_on_main else "  (base gone: reject and dream again)"
-        print(f"{review.name}  {review.ops} change(s): {', '.join(review.passes)}{stale}")
-    return 0
+    return emit_list(args, reviews, _review_line, "no open review branches")
+
+
+def _review_line(review: ReviewSummary) -> str:
+    stale = "" if review.base_on_main else "  (base gone: reject and dream again)"
+    return f"{review.name}  {review.ops} change(s): {', '.join(review.passes)}{stale}"
 
 
 def _show(args: argparse.Namespace) -> int:
     detail = open_repo(args).show_review(args.name)
-    if args.json:
-        print_json(detail)
-    else:
-        print(f"{detail.summary.name} (from {detail.summary.base[:10]})\n")
-        print(detail.diff)
-    return 0
+    return emit(
+        args, detail, lambda d: f"{d.summary.name} (from {d.summary.base[:10]})\n\n{d.diff}"
+    )
 
 
 def _accept(args: argparse.Namespace) -> int:
     result = open_repo(args).accept_review(args.name, args.op)
-    if args.json:
-        print_json(result)
-    else:
-        where = f"commit {result.commit[:10]}" if result.commit else "nothing left to change"
-        print(f"accepted {len(result.accepted)} change(s) of {result.name}: {where}; "
-              f"{_left(result.name, result.pending)}")  # fmt: skip
-    return 0
+    return emit(args, result, _describe_accept)
+
+
+def _describe_accept(result: AcceptResult) -> str:
+    where = f"commit {result.commit[:10]}" if result.commit else "nothing left to change"
+    return (
+        f"accepted {len(result.accepted)} change(s) of {result.name}: {where}; "
+        f"{_left(result.name, result.pending)}"
+    )
 
 
 def _reject(args: argparse.Namespace) -> int:

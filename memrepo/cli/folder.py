@@ -9,16 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    EXIT_SKIPPED,
     SHORT,
     Subparsers,
     command,
+    commit_note,
     count,
     emit,
+    emit_list,
+    emit_write,
     open_repo,
     print_json,
     read_text_argument,
     repo_path,
+    written,
 )
 from memrepo.cli.colour import Palette, add_color_option, palette
 from memrepo.cli.pager import add_pager_options
@@ -275,40 +278,24 @@ def _remember(args: argparse.Namespace) -> int:
         source_kind=args.source_kind,
         pinned=args.pin,
     )
-    if result.status == "skipped" and not args.json:
-        print(f"memrepo: {_describe_write(result)}", file=sys.stderr)
-        return EXIT_SKIPPED
-    emit(args, result, _describe_write)
-    return EXIT_SKIPPED if result.status == "skipped" else 0
+    return emit_write(args, result, _describe_write)
 
 
 def _describe_write(result: WriteResult) -> str:
     if result.status == "held":
         held_id = (result.ref or "").removeprefix("held:")
         return f"held {result.ref} for approval (memrepo approve {held_id} / reject {held_id})"
-    if result.status == "skipped":
-        by = f" by {result.ref}" if result.ref else ""
-        return f"skipped: {result.reason}{by}"
-    if result.store == "items":
-        notes = ["memory_items, not in git"]
-    else:
-        notes = [f"commit {result.commit[:SHORT]}" if result.commit else "no new commit"]
-    if result.redacted:
-        notes.append(f"redacted: {', '.join(result.redacted)}")
-    if result.truncated:
-        notes.append("truncated")
-    return f"{result.action} {result.ref} ({'; '.join(notes)})"
+    where = "memory_items, not in git" if result.store == "items" else commit_note(result.commit)
+    return written(result, where)
 
 
 def _forget(args: argparse.Namespace) -> int:
-    result: ForgetResult = open_repo(args).forget(args.ref)
-    if args.json:
-        print_json(result)
-    elif result.commit:
-        print(f"forgot {result.ref}: {result.text} (commit {result.commit[:SHORT]})")
-    else:
-        print(f"forgot {result.ref}: {result.text} (memory item scrubbed)")
-    return 0
+    return emit(args, open_repo(args).forget(args.ref), _describe_forget)
+
+
+def _describe_forget(result: ForgetResult) -> str:
+    gone = f"commit {result.commit[:SHORT]}" if result.commit else "memory item scrubbed"
+    return f"forgot {result.ref}: {result.text} ({gone})"
 
 
 def _add_why(commands: Subparsers) -> None:
@@ -360,17 +347,16 @@ def _undo(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     if args.dry_run:
         return _undo_preview(args, repo.undo_target(args.commit))
-    result: UndoResult = repo.undo(args.commit, yes=args.yes)
-    if args.json:
-        print_json(result)
-    else:
-        print(
-            f"undid {result.undone[:SHORT]}, {result.whose}: {result.summary} "
-            f"(commit {result.commit[:SHORT]}): "
-            f"{count(result.entries_removed, 'entry', 'entries')} removed, "
-            f"{result.entries_restored} restored in {', '.join(result.paths) or 'no files'}"
-        )
-    return 0
+    return emit(args, repo.undo(args.commit, yes=args.yes), _describe_undo)
+
+
+def _describe_undo(result: UndoResult) -> str:
+    return (
+        f"undid {result.undone[:SHORT]}, {result.whose}: {result.summary} "
+        f"(commit {result.commit[:SHORT]}): "
+        f"{count(result.entries_removed, 'entry', 'entries')} removed, "
+        f"{result.entries_restored} restored in {', '.join(result.paths) or 'no files'}"
+    )
 
 
 def _undo_preview(args: argparse.Namespace, target: CommitInfo) -> int:
@@ -437,13 +423,7 @@ def _lint(args: argparse.Namespace) -> int:
     if args.fix:
         return _lint_fix(args)
     report: LintReport = open_repo(args).lint()
-    if args.json:
-        print_json(report)
-    elif not report.problems:
-        print("no problems")
-    else:
-        for problem in report.problems:
-            print(_lint_line(problem))
+    emit(args, report, lambda r: "\n".join(map(_lint_line, r.problems)) or "no problems")
     return 0 if report.ok else 1
 
 
@@ -489,17 +469,9 @@ def _markdown(text: str, paint: Palette) -> str:
 
 
 def _entries(args: argparse.Namespace) -> int:
-    repo = open_repo(args)
-    entries = repo.entries(args.path)
-    if args.json:
-        print_json(entries)
-    elif not entries:
-        print("no entries")
-    else:
-        paint = palette(args)
-        for entry in entries:
-            print(_entry_text(entry, paint))
-    return 0
+    entries = open_repo(args).entries(args.path)
+    paint = palette(args)
+    return emit_list(args, entries, lambda entry: _entry_text(entry, paint), "no entries")
 
 
 def _entry_text(entry: EntryView, paint: Palette) -> str:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, open_repo
 
 if TYPE_CHECKING:
     from memrepo.models.gitsetup import GitHooksReport
@@ -52,19 +52,17 @@ def register(commands: Subparsers) -> None:
 
 
 def _install(args: argparse.Namespace) -> int:
-    report: GitHooksReport = open_repo(args).install_git_hooks()
-    if args.json:
-        print_json(report)
-        return 0
-    print(f"merge driver: {report.driver}")
-    print(f"markdown routed to it in {report.attributes_file}")
+    return emit(args, open_repo(args).install_git_hooks(), _describe_hooks)
+
+
+def _describe_hooks(report: GitHooksReport) -> str:
+    lines = [f"merge driver: {report.driver}", f"markdown routed to it in {report.attributes_file}"]
     for hook in report.hooks:
-        print(f"{hook.name}: {hook.state.replace('_', ' ')} ({hook.path})")
-        if hook.note:
-            print(f"  {hook.note}")
+        lines.append(f"{hook.name}: {hook.state.replace('_', ' ')} ({hook.path})")
+        lines += [f"  {hook.note}"] if hook.note else []
     if not report.changed:
-        print("already installed; nothing changed")
-    return 0
+        lines.append("already installed; nothing changed")
+    return "\n".join(lines)
 
 
 def _merge_driver(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, emit, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, open_repo
 
 if TYPE_CHECKING:
     from memrepo.models.health import HealthCheck, HealthReport, SourceCount, SourcesReport
@@ -42,10 +42,7 @@ def _health(args: argparse.Namespace) -> int:
     preset = "ci" if args.ci else "default"
     with open_repo(args) as repo:
         report = repo.health(preset=preset)
-    if args.json:
-        print_json(report)
-    else:
-        print(format_report(report))
+    emit(args, report, format_report)
     return UNHEALTHY if args.ci and not report.ok else 0
 
 

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    EXIT_SKIPPED,
     SHORT,
     Subparsers,
     action,
     action_command,
     command,
     emit,
+    emit_list,
+    emit_write,
     open_repo,
-    print_json,
     read_text_argument,
 )
 from memrepo.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from memrepo.models import WriteResult
-    from memrepo.models.items import MemoryItem
-
-#: What every action of a command with actions accepts after it.
+    from memrepo.models.items import ItemDetail, MemoryItem
 
 
 def register(commands: Subparsers) -> None:
@@ -106,15 +103,7 @@ def _list(args: argparse.Namespace) -> int:
             "limit": args.limit,
         }
     )
-    items = open_repo(args).list_items(filters)
-    if args.json:
-        print_json(items)
-    elif not items:
-        print("no items")
-    else:
-        for item in items:
-            print(_item_line(item))
-    return 0
+    return emit_list(args, open_repo(args).list_items(filters), _item_line, "no items")
 
 
 def _item_line(item: MemoryItem) -> str:
@@ -131,14 +120,14 @@ def short_ref(item: MemoryItem) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    detail = open_repo(args).item(args.ref)
-    if args.json:
-        print_json(detail)
-        return 0
-    print(_item_line(detail.item))
-    for older in detail.chain:
-        print(f"  replaced {short_ref(older)} ({older.status}): {older.content}")
-    return 0
+    return emit(args, open_repo(args).item(args.ref), _describe_detail)
+
+
+def _describe_detail(detail: ItemDetail) -> str:
+    replaced = [
+        f"  replaced {short_ref(older)} ({older.status}): {older.content}" for older in detail.chain
+    ]
+    return "\n".join([_item_line(detail.item), *replaced])
 
 
 def _why(args: argparse.Namespace) -> int:
@@ -159,7 +148,7 @@ def _edit(args: argparse.Namespace) -> int:
     if args.text is not None:
         result = repo.revise_item(ref, read_text_argument(args.text))
         if result.status == "skipped" or (args.due is None and not args.no_due):
-            return _revised(args, result)
+            return emit_write(args, result, _describe_revision)
         ref = result.ref or ref
     from memrepo.items.due import due_date
 
@@ -168,15 +157,6 @@ def _edit(args: argparse.Namespace) -> int:
     said = f"due {day.isoformat()}" if day else "no due date"
     emit(args, detail.item, lambda item: f"{item.ref}: {said} ({item.kind})")
     return 0
-
-
-def _revised(args: argparse.Namespace, result: WriteResult) -> int:
-    if result.status == "skipped" and not args.json:
-        by = f" by {result.ref}" if result.ref else ""
-        print(f"memrepo: skipped: {result.reason}{by}", file=sys.stderr)
-        return EXIT_SKIPPED
-    emit(args, result, _describe_revision)
-    return EXIT_SKIPPED if result.status == "skipped" else 0
 
 
 def _describe_revision(result: WriteResult) -> str:
@@ -209,15 +189,14 @@ def _add_retention(commands: Subparsers) -> None:
 
 
 def _retention(args: argparse.Namespace) -> int:
-    report = open_repo(args).run_retention()
-    if args.json:
-        print_json(report)
-    else:
-        print(
-            f"dropped {report.tombstones} tombstones, {report.expired} expired items, "
-            f"{report.revisions} old revisions"
-        )
-    return 0
+    return emit(
+        args,
+        open_repo(args).run_retention(),
+        lambda report: (
+            f"dropped {report.tombstones} tombstones, {report.expired} expired "
+            f"items, {report.revisions} old revisions"
+        ),
+    )
 
 
 def _add_workspace(commands: Subparsers) -> None:
@@ -259,12 +238,11 @@ def _workspace_set(args: argparse.Namespace) -> int:
     settings = open_repo(args).set_workspace(
         args.name, memory=memory, privacy=args.privacy, approval=args.approval
     )
-    if args.json:
-        print_json(settings)
-    else:
-        state = "on" if settings.memory_on else "off"
-        print(
-            f"workspace {args.name}: memory {state}, privacy {settings.privacy}, "
-            f"approval {settings.approval}"
-        )
-    return 0
+    return emit(
+        args,
+        settings,
+        lambda s: (
+            f"workspace {args.name}: memory {'on' if s.memory_on else 'off'}, "
+            f"privacy {s.privacy}, approval {s.approval}"
+        ),
+    )

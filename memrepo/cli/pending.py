@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, emit, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, emit_list, open_repo
 
 if TYPE_CHECKING:
     from memrepo.held.store import HeldWrite
@@ -22,35 +22,18 @@ def register(commands: Subparsers) -> None:
         "--approval background or all holds them; recall does not see them).",
         ["memrepo pending", "memrepo pending --json"],
     )
-    approve = command(
-        commands,
-        "approve",
-        _approve,
-        "Approve a held write: it lands now, as the agent's write it was.",
-        ["memrepo approve 3fa9c1"],
-    )
-    approve.add_argument("id", metavar="ID", help="the held write's id (or a unique prefix)")
-    reject = command(
-        commands,
-        "reject",
-        _reject,
-        "Reject a held write: it is gone, and nothing was ever written.",
-        ["memrepo reject 3fa9c1"],
-    )
-    reject.add_argument("id", metavar="ID", help="the held write's id (or a unique prefix)")
+    for name, handler, summary in (
+        ("approve", _approve, "Approve a held write: it lands now, as the agent's write it was."),
+        ("reject", _reject, "Reject a held write: it is gone, and nothing was ever written."),
+    ):
+        sub = command(commands, name, handler, summary, [f"memrepo {name} 3fa9c1"])
+        sub.add_argument("id", metavar="ID", help="the held write's id (or a unique prefix)")
 
 
 def _pending(args: argparse.Namespace) -> int:
     with open_repo(args) as repo:
         waiting = repo.held_writes()
-    if args.json:
-        print_json(waiting)
-        return 0
-    if not waiting:
-        print("no agent writes wait for approval")
-    for write in waiting:
-        print(_line(write))
-    return 0
+    return emit_list(args, waiting, _line, "no agent writes wait for approval")
 
 
 def _line(write: HeldWrite) -> str:

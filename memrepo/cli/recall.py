@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, emit, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
 
 if TYPE_CHECKING:
@@ -137,11 +137,11 @@ def _reindex(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     with terminal_progress():
         report = repo.reindex()
-    if args.json:
-        print_json(report)
-    else:
-        print(
-            f"indexed {report.documents} documents ({report.folder_entries} folder entries, "
-            f"{report.items} items) in {report.seconds:.2f}s"
-        )
-    return 0
+    return emit(
+        args,
+        report,
+        lambda r: (
+            f"indexed {r.documents} documents ({r.folder_entries} folder entries, "
+            f"{r.items} items) in {r.seconds:.2f}s"
+        ),
+    )

@@ -8,15 +8,20 @@ they apply (memrepo/hygiene/custom.py).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     Subparsers,
     action,
     action_command,
+    emit,
+    emit_list,
     open_repo,
-    print_json,
     read_text_argument,
 )
+
+if TYPE_CHECKING:
+    from memrepo.models.settings import SecretCheck
 
 
 def register(commands: Subparsers) -> None:
@@ -50,39 +55,28 @@ def register(commands: Subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     result = open_repo(args).check_secrets(read_text_argument(args.text))
-    if args.json:
-        print_json(result)
-    else:
-        print(result.text)
-        found = ", ".join(result.redacted)
-        print(f"redacted: {found}" if found else "no secret found")
-    return 0
+    return emit(args, result, _describe_check)
+
+
+def _describe_check(result: SecretCheck) -> str:
+    found = ", ".join(result.redacted)
+    return result.text + "\n" + (f"redacted: {found}" if found else "no secret found")
 
 
 def _add(args: argparse.Namespace) -> int:
     rule = open_repo(args).add_secret_rule(args.kind, args.pattern)
-    if args.json:
-        print_json(rule)
-    else:
-        print(f"secret rule {rule.kind}: {rule.pattern}")
-    return 0
+    return emit(args, rule, lambda r: f"secret rule {r.kind}: {r.pattern}")
 
 
 def _remove(args: argparse.Namespace) -> int:
     rule = open_repo(args).remove_secret_rule(args.kind)
-    if args.json:
-        print_json(rule)
-    else:
-        print(f"removed secret rule {rule.kind}")
-    return 0
+    return emit(args, rule, lambda r: f"removed secret rule {r.kind}")
 
 
 def _rules(args: argparse.Namespace) -> int:
-    rules = open_repo(args).secret_rules()
-    if args.json:
-        print_json(rules)
-    elif not rules:
-        print("no rules of your own (built-in rules: README, 'What memrepo guarantees')")
-    for rule in [] if args.json else rules:
-        print(f"{rule.kind}  {rule.pattern}")
-    return 0
+    return emit_list(
+        args,
+        open_repo(args).secret_rules(),
+        lambda rule: f"{rule.kind}  {rule.pattern}",
+        "no rules of your own (built-in rules: README, 'What memrepo guarantees')",
+    )

@@ -6,18 +6,19 @@ import argparse
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     action,
     action_command,
+    commit_note,
     emit,
+    emit_list,
     open_repo,
-    print_json,
+    written,
 )
 from memrepo.models.constants import SWARM_KINDS
 
 if TYPE_CHECKING:
-    from memrepo.models.swarm import SwarmNoteResult, SwarmView
+    from memrepo.models.swarm import SwarmNoteResult, SwarmSummary, SwarmView
 
 
 def register(commands: Subparsers) -> None:
@@ -50,17 +51,14 @@ def register(commands: Subparsers) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    swarms = open_repo(args).list_swarms()
-    if args.json:
-        print_json(swarms)
-    elif not swarms:
-        print("no swarm folders")
-    for swarm in [] if args.json else swarms:
-        print(
-            f"{swarm.folder}  root {swarm.root_id or '?'}  {swarm.members} member(s), "
-            f"{swarm.findings} finding(s), {swarm.questions} question(s)  {swarm.goal}"
-        )
-    return 0
+    return emit_list(args, open_repo(args).list_swarms(), _summary_line, "no swarm folders")
+
+
+def _summary_line(swarm: SwarmSummary) -> str:
+    return (
+        f"{swarm.folder}  root {swarm.root_id or '?'}  {swarm.members} member(s), "
+        f"{swarm.findings} finding(s), {swarm.questions} question(s)  {swarm.goal}"
+    )
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from memrepo.cli._common import (
     action_command,
     command,
     emit,
+    emit_list,
     open_repo,
     print_json,
 )
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 _CONFIRM = "--i-own-this-private-repo"
 _CONFIRM_HELP = "confirm that the repository is private and yours (memrepo pushes all of it)"
+_BRANCH_HELP = "sync/conflict-<date>-<n>, as conflicts list shows it"
 
 
 def register(commands: Subparsers) -> None:
@@ -53,6 +55,12 @@ def _add_clone(commands: Subparsers) -> None:
     )
     sub.add_argument("url", metavar="URL", help="your private remote (no credentials in it)")
     sub.add_argument("path", metavar="PATH", help="a new or empty folder")
+    _add_remote_options(sub)
+
+
+def _add_remote_options(sub: argparse.ArgumentParser) -> None:
+    """What a command that starts pushing to a remote asks: that it is private and yours,
+    and which ssh key opens it."""
     sub.add_argument(_CONFIRM, dest="confirm", action="store_true", help=_CONFIRM_HELP)
     sub.add_argument("--ssh-key", metavar="FILE", help="ssh private key to use (path only)")
 
@@ -85,8 +93,7 @@ def _add_remote(commands: Subparsers) -> None:
     )
     set_ = action(verbs, "set", _remote_set, "use URL as your own private remote")
     set_.add_argument("url", metavar="URL", help="no credentials in it: ssh-agent, key or helper")
-    set_.add_argument(_CONFIRM, dest="confirm", action="store_true", help=_CONFIRM_HELP)
-    set_.add_argument("--ssh-key", metavar="FILE", help="ssh private key to use (path only)")
+    _add_remote_options(set_)
     action(verbs, "show", _remote_show, "the remote and the sync status (no network)")
     action(verbs, "remove", _remote_remove, "stop syncing (the remote itself is untouched)")
 
@@ -97,12 +104,7 @@ def _remote_set(args: argparse.Namespace) -> int:
 
 
 def _remote_show(args: argparse.Namespace) -> int:
-    status = open_repo(args).sync_status()
-    if args.json:
-        print_json(status)
-        return 0
-    print(_status_text(status))
-    return 0
+    return emit(args, open_repo(args).sync_status(), _status_text)
 
 
 def _status_text(status: SyncStatus) -> str:
@@ -211,20 +213,14 @@ def _team_line(team: TeamInfo) -> str:
 
 def _team_add(args: argparse.Namespace) -> int:
     info = open_repo(args).team_add(args.name, args.url)
-    if args.json:
-        print_json(info)
-    else:
-        print(_team_line(info))
+    emit(args, info, _team_line)
     if info.last_error:
         print(f"memrepo: team {info.name} was added; it has no main yet", file=sys.stderr)
     return 0
 
 
 def _team_list(args: argparse.Namespace) -> int:
-    teams = open_repo(args).team_list()
-    return emit(
-        args, teams, lambda r: "\n".join(_team_line(t) for t in r) if r else "no team repos"
-    )
+    return emit_list(args, open_repo(args).team_list(), _team_line, "no team repos")
 
 
 def _team_remove(args: argparse.Namespace) -> int:
@@ -246,15 +242,11 @@ def _add_conflicts(commands: Subparsers) -> None:
     )
     action(verbs, "list", _conflicts_list, "conflict branches, oldest first")
     show = action(verbs, "show", _conflicts_show, "what lost, and the diff from main")
-    show.add_argument(
-        "name", metavar="BRANCH", help="sync/conflict-<date>-<n>, as conflicts list shows it"
-    )
+    show.add_argument("name", metavar="BRANCH", help=_BRANCH_HELP)
     keep = action(
         verbs, "keep", _conflicts_keep, "keep main's side or the branch's, then delete the branch"
     )
-    keep.add_argument(
-        "name", metavar="BRANCH", help="sync/conflict-<date>-<n>, as conflicts list shows it"
-    )
+    keep.add_argument("name", metavar="BRANCH", help=_BRANCH_HELP)
     keep.add_argument(
         "--side",
         required=True,
@@ -270,10 +262,7 @@ def _branch_line(branch: ConflictBranch) -> str:
 
 
 def _conflicts_list(args: argparse.Namespace) -> int:
-    branches = open_repo(args).conflicts()
-    return emit(
-        args, branches, lambda r: "\n".join(_branch_line(b) for b in r) if r else "no conflicts"
-    )
+    return emit_list(args, open_repo(args).conflicts(), _branch_line, "no conflicts")
 
 
 def _conflicts_show(args: argparse.Namespace) -> int:
@@ -285,7 +274,7 @@ def _conflicts_show(args: argparse.Namespace) -> int:
     for conflict in detail.branch.conflicts:
         print(f"- {conflict.path} ({conflict.kind}): {conflict.detail}")
     print(f"\n`git diff main {detail.branch.name}` (main -> the losing versions):")
-    print(detail.diff, end="")
+    print(detail.diff, end="")  # as git printed it: its last line ends itself, or not
     return 0
 
 

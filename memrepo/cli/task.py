@@ -7,15 +7,20 @@ commands keep tasks in `.git/memrepo/tasks.json` for everyone else.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
     SHORT,
     Subparsers,
     action,
     action_command,
+    emit,
+    emit_list,
     open_repo,
-    print_json,
 )
+
+if TYPE_CHECKING:
+    from memrepo.models.swarm import TaskInfo, TaskTreeDeleted
 
 
 def register(commands: Subparsers) -> None:
@@ -47,33 +52,31 @@ def register(commands: Subparsers) -> None:
 
 def _add(args: argparse.Namespace) -> int:
     task = open_repo(args).add_task(args.id, args.title, parent=args.parent)
-    if args.json:
-        print_json(task)
-    else:
-        parent = f" (under {task.parent})" if task.parent else " (a root task)"
-        print(f"task {task.id}: {task.title}{parent}")
-    return 0
+    return emit(
+        args,
+        task,
+        lambda t: (
+            f"task {t.id}: {t.title}" + (f" (under {t.parent})" if t.parent else " (a root task)")
+        ),
+    )
 
 
 def _delete(args: argparse.Namespace) -> int:
-    result = open_repo(args).delete_task_tree(args.id)
-    if args.json:
-        print_json(result)
-        return 0
-    print(f"deleted task(s) {', '.join(result.tasks)}")
+    return emit(args, open_repo(args).delete_task_tree(args.id), _describe_deleted)
+
+
+def _describe_deleted(result: TaskTreeDeleted) -> str:
+    lines = [f"deleted task(s) {', '.join(result.tasks)}"]
     if result.swarm_folder and result.commit:
-        print(f"removed {result.swarm_folder} (commit {result.commit[:SHORT]})")
+        lines.append(f"removed {result.swarm_folder} (commit {result.commit[:SHORT]})")
     if result.items.deleted:
-        print(f"deleted {result.items.deleted} memory item(s)")
-    return 0
+        lines.append(f"deleted {result.items.deleted} memory item(s)")
+    return "\n".join(lines)
 
 
 def _list(args: argparse.Namespace) -> int:
-    tasks = open_repo(args).local_tasks()
-    if args.json:
-        print_json(tasks)
-    elif not tasks:
-        print("no tasks")
-    for task in [] if args.json else tasks:
-        print(f"{task.id}  {task.title}" + (f"  (under {task.parent})" if task.parent else ""))
-    return 0
+    return emit_list(args, open_repo(args).local_tasks(), _task_line, "no tasks")
+
+
+def _task_line(task: TaskInfo) -> str:
+    return f"{task.id}  {task.title}" + (f"  (under {task.parent})" if task.parent else "")

@@ -107,16 +107,14 @@ def _add_restore(commands: Subparsers) -> None:
 def _restore(args: argparse.Namespace) -> int:
     from memrepo.engine import MemoryRepo
 
-    result = MemoryRepo.restore(args.file, args.target)
-    if args.json:
-        print_json(result)
-    else:
-        print(
-            f"restored {result.root}: main at {result.head[:10]}, "
-            f"{count(result.branches, 'branch', 'branches')}, "
-            f"{count(result.items, 'item', 'items')}"
-        )
-    return 0
+    return emit(
+        args,
+        MemoryRepo.restore(args.file, args.target),
+        lambda r: (
+            f"restored {r.root}: main at {r.head[:10]}, "
+            f"{count(r.branches, 'branch', 'branches')}, {count(r.items, 'item', 'items')}"
+        ),
+    )
 
 
 def _add_import(commands: Subparsers) -> None:
