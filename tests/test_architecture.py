@@ -53,6 +53,7 @@ def test_no_library_module_imports_the_cli() -> None:
 WHOOSH_DOOR = "index/whoosh_door.py"
 
 
+@pytest.mark.slow
 def test_only_items_opens_sqlite_and_only_one_door_opens_whoosh() -> None:
     """One writer per store (docs/architecture.md §1): only `items/` talks to SQLite
     (readers that must not change it use `items/readonly.py`); Whoosh is imported by one

@@ -157,6 +157,7 @@ def test_bash_completes_commands_actions_options_and_choices(bash_script: Path) 
     assert dict(zip(cases, answers, strict=True)) == cases
 
 
+@pytest.mark.slow
 def test_bash_completes_every_command_and_option_the_parser_has(bash_script: Path) -> None:
     """Made from the parser: nothing it parses is missing, nothing is left over."""
     found = nodes(build_parser())

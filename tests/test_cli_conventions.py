@@ -244,6 +244,7 @@ def _section_commands(help_text: str) -> dict[str, list[str]]:
     return sections
 
 
+@pytest.mark.slow
 def test_help_lists_the_commands_in_groups_daily_first() -> None:
     done = memrepo("--help")
     assert done.returncode == 0

@@ -23,6 +23,7 @@ def repo(memory_repo: MemoryRepo) -> MemoryRepo:
     return memory_repo
 
 
+@pytest.mark.slow
 def test_recall_without_a_workspace_finds_every_workspace_and_says_where(
     run: Run, repo: MemoryRepo
 ) -> None:
@@ -39,6 +40,7 @@ def test_recall_without_a_workspace_finds_every_workspace_and_says_where(
     assert "4711" not in out  # private stays out unless asked for
 
 
+@pytest.mark.slow
 def test_a_misspelt_workspace_is_an_error_with_the_nearest_name(run: Run, repo: MemoryRepo) -> None:
     code, out, err = run("--repo", str(repo.root), "recall", "deploy", "--workspace", "opps")
     assert code == 1 and out == ""
@@ -47,6 +49,7 @@ def test_a_misspelt_workspace_is_an_error_with_the_nearest_name(run: Run, repo: 
     assert code == 0 and "clinic deploy" in out and "ops pipeline" not in out
 
 
+@pytest.mark.slow
 def test_an_agent_keeps_its_scope(repo: MemoryRepo) -> None:
     tools = MemoryTools(repo, ToolContext(task_id="t1", workspace="ops"))
     found = tools.dispatch("memory_recall", {"query": "deploy"})

@@ -127,6 +127,7 @@ def keeping_pager(tmp_path: Path) -> tuple[str, Path]:
     ],
     ids=["log", "show-file", "show", "why"],
 )
+@pytest.mark.slow
 def test_long_output_goes_through_the_pager_git_would_use(
     root: Path, tmp_path: Path, argv: list[str], said: str
 ) -> None:
@@ -139,6 +140,7 @@ def test_long_output_goes_through_the_pager_git_would_use(
     assert said not in ran.out  # the pager showed it, not memrepo
 
 
+@pytest.mark.slow
 def test_memrepo_pager_wins_and_less_settings_of_ones_own_stay(root: Path, tmp_path: Path) -> None:
     pager, kept = keeping_pager(tmp_path)
     ran = run(root, "log", env={"MEMREPO_PAGER": pager, "PAGER": "false", "LESS": "-S"})
@@ -157,6 +159,7 @@ def test_memrepo_pager_wins_and_less_settings_of_ones_own_stay(root: Path, tmp_p
     ],
     ids=lambda value: value if isinstance(value, str) else None,
 )
+@pytest.mark.slow
 def test_no_pager_prints_straight_to_the_terminal(
     root: Path, tmp_path: Path, how: str, argv: list[str], env: dict[str, str]
 ) -> None:
@@ -165,6 +168,7 @@ def test_no_pager_prints_straight_to_the_terminal(
     assert "Update: Editor: vim" in ran.out and "Create the memory repo" in ran.out
 
 
+@pytest.mark.slow
 def test_a_pipe_gets_plain_text_and_no_pager(root: Path, tmp_path: Path) -> None:
     pager, kept = keeping_pager(tmp_path)
     ran = run(root, "log", tty=False, env={"PAGER": pager})
@@ -174,6 +178,7 @@ def test_a_pipe_gets_plain_text_and_no_pager(root: Path, tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(shutil.which("less") is None, reason="less is not installed")
+@pytest.mark.slow
 def test_less_shows_one_screen_and_q_quits_cleanly(root: Path) -> None:
     ran = run(root, "log", keys=b"q", after="Service 30 ")
     assert (ran.code, ran.err) == (0, "")
@@ -182,12 +187,14 @@ def test_less_shows_one_screen_and_q_quits_cleanly(root: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("less") is None, reason="less is not installed")
+@pytest.mark.slow
 def test_less_prints_what_fits_one_screen_and_returns_at_once(root: Path) -> None:
     ran = run(root, "log", "--limit", "3")
     assert (ran.code, ran.err) == (0, "")
     assert "Update: Editor: vim" in ran.out
 
 
+@pytest.mark.slow
 def test_a_pager_that_quits_before_reading_is_not_an_error(root: Path) -> None:
     ran = run(root, "show", "MEMORY.md", env={"PAGER": "true"})
     assert (ran.code, ran.err) == (0, "")
@@ -219,6 +226,7 @@ def test_pager_command_follows_git() -> None:
     ids=["terminal", "NO_COLOR", "empty-NO_COLOR", "dumb", "never", "never-after", "pipe",
          "always-piped", "always-over-NO_COLOR"],
 )  # fmt: skip
+@pytest.mark.slow
 def test_colour_only_where_a_person_reads_it(
     root: Path, argv: list[str], env: dict[str, str], tty: bool, coloured: bool
 ) -> None:

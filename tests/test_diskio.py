@@ -50,6 +50,7 @@ def test_private_and_executable_modes(tmp_path: Path) -> None:
     assert stat.S_IMODE((tmp_path / "hook").stat().st_mode) == 0o755
 
 
+@pytest.mark.slow
 def test_a_lock_held_by_another_process_is_waited_for_until_the_deadline(
     tmp_path: Path,
 ) -> None:

@@ -30,6 +30,7 @@ def head(root: Path) -> str:
     ).stdout
 
 
+@pytest.mark.slow
 def test_an_inference_waits_then_lands_as_the_agents_when_approved(memory_repo: MemoryRepo) -> None:
     root = memory_repo.root
     memory_repo.set_workspace("Web shop", approval="background")
@@ -58,6 +59,7 @@ def test_an_inference_waits_then_lands_as_the_agents_when_approved(memory_repo: 
     assert memrepo(root, "pending").stdout.strip() == "no agent writes wait for approval"
 
 
+@pytest.mark.slow
 def test_what_the_user_asked_for_waits_only_when_everything_does(memory_repo: MemoryRepo) -> None:
     root = memory_repo.root
     memory_repo.set_workspace("Web shop", approval="background")
@@ -79,6 +81,7 @@ def test_what_the_user_asked_for_waits_only_when_everything_does(memory_repo: Me
     assert memrepo(root, "approve", said["ref"]).returncode == 1  # decided already
 
 
+@pytest.mark.slow
 def test_the_setting_is_shown_and_checked(memory_repo: MemoryRepo) -> None:
     root = memory_repo.root
     memory_repo.close()

@@ -89,6 +89,7 @@ def data(result: Any) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.slow
 def test_a_recall_answers_while_a_remember_waits_for_another_process(
     root: Path, held: subprocess.Popen[str]
 ) -> None:
@@ -119,6 +120,7 @@ def test_a_recall_answers_while_a_remember_waits_for_another_process(
     assert "Reviews need two approvals" in git(root, "show", "HEAD:MEMORY.md")
 
 
+@pytest.mark.slow
 def test_a_remember_cancelled_while_it_waits_writes_nothing(
     root: Path, held: subprocess.Popen[str]
 ) -> None:
@@ -141,6 +143,7 @@ def test_a_remember_cancelled_while_it_waits_writes_nothing(
     assert any("memory_remember" in line and "nothing was written" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_cancelling_twice_or_an_unknown_id_is_ignored(root: Path) -> None:
     async def scenario() -> dict[str, Any]:
         async with Client(build_server(tools_for(root))) as client:
@@ -217,6 +220,7 @@ def test_the_protocol_errors_of_the_spec(root: Path) -> None:
     assert missing.data == {"uri": "memrepo://file/missing.md"}
 
 
+@pytest.mark.slow
 def test_a_recall_that_builds_the_index_reports_progress(root: Path) -> None:
     seen: list[tuple[float, str | None]] = []
 
@@ -238,6 +242,7 @@ def test_a_recall_that_builds_the_index_reports_progress(root: Path) -> None:
     assert any(message and "index" in message for _, message in seen)
 
 
+@pytest.mark.slow
 def test_a_client_gone_while_its_write_waits_writes_nothing_and_others_are_served(
     root: Path, held: subprocess.Popen[str]
 ) -> None:
@@ -264,6 +269,7 @@ def test_a_client_gone_while_its_write_waits_writes_nothing_and_others_are_serve
     assert any("nothing was written" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_writes_queued_together_land_one_commit_each_and_read_back_at_once(
     root: Path, held: subprocess.Popen[str]
 ) -> None:
@@ -315,6 +321,7 @@ def test_a_reader_sees_a_write_under_way_without_taking_its_lock(
             assert other.held_elsewhere() and not other.try_acquire()
 
 
+@pytest.mark.slow
 def test_a_write_behind_cancelled_ones_still_lands(root: Path, held: subprocess.Popen[str]) -> None:
     """Two writes given up while the lock is held elsewhere (the first waiting for it,
     the second, queued behind, given up before it) leave the third, queued after them,

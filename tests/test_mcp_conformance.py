@@ -33,7 +33,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp
 
 from memrepo import MemoryRepo
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 PROJECT = Path(__file__).resolve().parents[1]
 PINNED = PROJECT / ".ci" / "conformance" / "node_modules" / ".bin" / "conformance"

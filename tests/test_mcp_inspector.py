@@ -22,7 +22,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is the optional extra memrepo[mcp
 from memrepo import MemoryRepo
 from memrepo.tools import default_registry
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 PROJECT = Path(__file__).resolve().parents[1]
 PINNED = PROJECT / ".ci" / "inspector" / "node_modules" / ".bin" / "mcp-inspector"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 CHILD = f"""
@@ -29,6 +31,7 @@ print(json.dumps({{"parent": peak_rss_mb(), "child": json.loads(child)}}))
 """
 
 
+@pytest.mark.slow
 def test_a_child_reports_its_own_peak_not_its_parents() -> None:
     """A benchmark measures a rebuild's memory in a child it starts: the figure must be
     the child's, however much the parent holds (ru_maxrss would carry the parent's)."""

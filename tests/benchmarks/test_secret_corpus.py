@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 Bench = Callable[..., Any]
 
 
+@pytest.mark.slow
 def test_secret_corpus_reports_zero_leaks_and_zero_false_positives(bench: Bench) -> None:
     figures = bench("secret_corpus.py", "--entropy", timeout=120)
     assert figures["secrets"] >= 60 and figures["lookalikes"] >= 30

@@ -76,6 +76,7 @@ def test_a_nul_byte_typed_into_memory_md_is_never_committed(
     assert code == 0 and "MEMORY.md:3" in out and "NUL" in out
 
 
+@pytest.mark.slow
 def test_one_bad_utf8_byte_is_held_and_recall_reads_the_last_good_version(
     run: Run, git: Git, tmp_path: Path
 ) -> None:
@@ -139,6 +140,7 @@ def test_a_file_named_with_a_newline_is_refused_at_the_door(
 # --- 3. MEMORY.md made a symlink --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_memory_md_made_a_symlink_is_refused_in_one_line(
     run: Run, git: Git, tmp_path: Path
 ) -> None:

@@ -85,6 +85,7 @@ def test_a_status_after_the_first_rescans_only_what_changed(tmp_path: Path, git:
 
 
 @watched
+@pytest.mark.slow
 def test_writes_one_after_another_leave_git_status_clean(tmp_path: Path, git: Git) -> None:
     with folder_with_topics(tmp_path, git) as repo:
         for n in range(4):
@@ -97,6 +98,7 @@ def test_writes_one_after_another_leave_git_status_clean(tmp_path: Path, git: Gi
 
 
 @watched
+@pytest.mark.slow
 def test_a_save_keeping_size_and_mtime_is_committed_as_the_persons(
     tmp_path: Path, git: Git
 ) -> None:
@@ -119,6 +121,7 @@ def test_a_save_keeping_size_and_mtime_is_committed_as_the_persons(
     "edit",
     ["new folder", "staged text file", "gitignore", "commit and soft reset", "delete"],
 )
+@pytest.mark.slow
 def test_every_kind_of_edit_between_writes_is_committed_first(
     tmp_path: Path, git: Git, edit: str
 ) -> None:
@@ -157,6 +160,7 @@ def test_every_kind_of_edit_between_writes_is_committed_first(
 
 
 @watched
+@pytest.mark.slow
 def test_a_fork_child_never_reads_the_parents_events(tmp_path: Path, git: Git) -> None:
     with folder_with_topics(tmp_path, git) as repo:
         watch = WorktreeWatch(repo.root)
@@ -171,6 +175,7 @@ def test_a_fork_child_never_reads_the_parents_events(tmp_path: Path, git: Git) -
         watch.close()
 
 
+@pytest.mark.slow
 def test_the_file_system_type_is_known_here(tmp_path: Path) -> None:
     assert file_system_type(tmp_path) != ""
 
@@ -227,6 +232,7 @@ def test_the_scan_answers_as_a_full_status_after_any_edits(
     scan.watch.close()
 
 
+@pytest.mark.slow
 def test_closing_the_repo_gives_the_watch_back_and_the_next_write_still_sees_edits(
     tmp_path: Path,
 ) -> None:

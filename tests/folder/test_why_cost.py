@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pygit2
+import pytest
 
 from memrepo import MemoryRepo
 from memrepo.folder.history import entry_history
@@ -52,6 +53,7 @@ def _why(root: Path, path: str) -> tuple[list[str], list[str]]:
     return [e.action for e in events], reads
 
 
+@pytest.mark.slow
 def test_the_walk_reads_only_the_entrys_file_at_40_and_400_files(tmp_path: Path) -> None:
     counts = []
     for files in (40, 400):

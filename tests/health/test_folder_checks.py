@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .conftest import FAKE_AWS_KEY, Git, check, commit_files, health
@@ -88,6 +90,7 @@ def test_files_written_by_memrepo_are_listed(memory_repo: MemoryRepo) -> None:
     assert check(memory_repo, "unlisted").status == "PASS"
 
 
+@pytest.mark.slow
 def test_memory_md_over_the_l0_budget_warns(memory_repo: MemoryRepo) -> None:
     for n in range(40):
         memory_repo.remember(f"Standing rule number {n}: keep answers short and cite the source")

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.maintenance.state import STATE_NAME
 
@@ -20,6 +22,7 @@ def health_line(root: Path, name: str) -> str:
     return next(line for line in out.splitlines() if line.split()[1:2] == [name])
 
 
+@pytest.mark.slow
 def test_maintenance_is_info_until_it_ran_then_warns_when_it_stopped(
     memory_repo: MemoryRepo,
 ) -> None:
@@ -36,6 +39,7 @@ def test_maintenance_is_info_until_it_ran_then_warns_when_it_stopped(
     memory_repo.close()
 
 
+@pytest.mark.slow
 def test_more_than_25_held_writes_warn(memory_repo: MemoryRepo) -> None:
     memory_repo.set_workspace("ops", approval="background")
     for n in range(26):

@@ -69,6 +69,7 @@ def test_a_job_reports_the_progress_channel_while_it_runs(root: Path) -> None:
     assert hub.jobs.get(job.id) is job and hub.jobs.running() is None
 
 
+@pytest.mark.slow
 def test_sync_and_dream_forms_pass_the_gate(serve: Serve, root: Path) -> None:
     served = serve(root)
     person = served.login()

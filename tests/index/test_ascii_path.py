@@ -11,6 +11,7 @@ combining marks and the curly apostrophe.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,12 +52,14 @@ def _reference(text: str, stemmed: bool) -> list[str]:
 
 @settings(max_examples=400, deadline=None)
 @given(_ASCII_TEXT)
+@pytest.mark.slow
 def test_ascii_groups_are_the_general_groups(text: str) -> None:
     assert list(_ascii_groups(text)) == list(_general_groups(text))
 
 
 @settings(max_examples=400, deadline=None)
 @given(_ANY_TEXT, st.booleans())
+@pytest.mark.slow
 def test_terms_are_those_of_the_general_road(text: str, stemmed: bool) -> None:
     assert analyze(text, stemmed=stemmed) == _reference(text, stemmed)
     assert list(split_groups(text)) == list(_general_groups(text))

@@ -75,6 +75,7 @@ def _whoosh_built(directory: Path, docs: list[IndexDoc], limitmb: int) -> Path:
 
 
 @pytest.mark.parametrize("limitmb", [24, 1], ids=["in-memory", "spilled-runs"])
+@pytest.mark.slow
 def test_a_rebuild_writes_what_whoosh_writes(tmp_path: Path, limitmb: int) -> None:
     docs = _docs(400)  # at 1 MB the pool spills several sorted runs
     expected = _contents(_whoosh_built(tmp_path / "whoosh", docs, limitmb))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memrepo.index import IndexStore, build_query
 
 from .conftest import CORPUS, doc
@@ -14,6 +16,7 @@ def _no_rebuild(store: IndexStore) -> None:
     raise AssertionError("a healthy index must not be rebuilt")
 
 
+@pytest.mark.slow
 def test_pinned_reads_see_one_commit_then_the_newest(store: IndexStore, index_path: Path) -> None:
     with IndexStore.open(index_path, rebuild=_no_rebuild) as other:  # another process
         with store.pinned():
@@ -25,6 +28,7 @@ def test_pinned_reads_see_one_commit_then_the_newest(store: IndexStore, index_pa
         assert store.known_terms("stem", ["kite"]) == {"kite"}
 
 
+@pytest.mark.slow
 def test_a_write_inside_a_pinned_block_is_read_back(store: IndexStore) -> None:
     with store.pinned(), store.pinned():  # nested, as a recall inside a recall would be
         assert store.doc_count() == len(CORPUS)

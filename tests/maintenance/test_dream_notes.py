@@ -8,6 +8,8 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.models.items import candidate
 
@@ -32,6 +34,7 @@ def commitment(repo: MemoryRepo, text: str, workspace: str | None) -> str:
     return made.item.id
 
 
+@pytest.mark.slow
 def test_notes_close_only_the_commitments_of_their_workspace(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:

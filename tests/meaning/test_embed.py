@@ -54,6 +54,7 @@ def chat(turns: Sequence[str], path: str = "conversations/chat.md") -> list[Inde
 TURNS = [f"turn {n} is about topic number {n} of the day" for n in range(40)]
 
 
+@pytest.mark.slow
 def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(
     embedder: Embedder, tmp_path: Path
 ) -> None:
@@ -86,6 +87,7 @@ def test_each_line_is_embedded_once_and_a_new_entry_embeds_one_line(
     assert store.entry_count() == len(TURNS)
 
 
+@pytest.mark.slow
 def test_a_remember_embeds_its_one_line(embedder: Embedder) -> None:
     """A write passes the documents the index projects again: the new entry and the
     two before it, whose context now holds it. Only the new line reaches the model."""
@@ -114,6 +116,7 @@ class Sink:
         pass
 
 
+@pytest.mark.slow
 def test_a_first_embed_shows_progress_and_resumes_after_an_interruption(
     embedder: Embedder, tmp_path: Path
 ) -> None:
@@ -166,6 +169,7 @@ def test_an_entry_borrows_meaning_from_the_turns_around_it(embedder: Embedder) -
     assert rank(Mix()) == 0
 
 
+@pytest.mark.slow
 def test_secrets_huge_and_unknown_script_texts_never_reach_the_model_as_they_are(
     embedder: Embedder,
 ) -> None:

@@ -72,6 +72,7 @@ def kate(memory_repo: MemoryRepo) -> MemoryRepo:
     return memory_repo
 
 
+@pytest.mark.slow
 def test_finds_an_answer_that_shares_no_word_with_the_question(
     kate: MemoryRepo, plug: Plug
 ) -> None:
@@ -82,6 +83,7 @@ def test_finds_an_answer_that_shares_no_word_with_the_question(
     assert set(after) == {*HOBBIES, OTHERS[4], OTHERS[5]}
 
 
+@pytest.mark.slow
 def test_a_hit_both_lanes_find_is_one_hit_with_both_ranks(kate: MemoryRepo, plug: Plug) -> None:
     plug(kate)
     hits = kate.recall("skiing in winter", limit=10).hits
@@ -91,6 +93,7 @@ def test_a_hit_both_lanes_find_is_one_hit_with_both_ranks(kate: MemoryRepo, plug
     assert len({hit.ref for hit in hits}) == len(hits)
 
 
+@pytest.mark.slow
 def test_lane_hits_carry_the_index_fields_and_their_cosine(kate: MemoryRepo, plug: Plug) -> None:
     search = plug(kate)
     plain = kate.recall(QUESTION).query
@@ -107,6 +110,7 @@ def test_lane_hits_carry_the_index_fields_and_their_cosine(kate: MemoryRepo, plu
     assert cosines == sorted(cosines, reverse=True)
 
 
+@pytest.mark.slow
 def test_explain_shows_the_lexical_and_the_meaning_part(kate: MemoryRepo, plug: Plug) -> None:
     plug(kate)
     hits = kate.recall(QUESTION, limit=5, explain=True).hits
@@ -119,6 +123,7 @@ def test_explain_shows_the_lexical_and_the_meaning_part(kate: MemoryRepo, plug: 
     assert LANE in desk.calibrated and desk.index_score is not None
 
 
+@pytest.mark.slow
 def test_cli_explain_prints_both_parts(kate: MemoryRepo, plug: Plug, capsys: Any) -> None:
     plug(kate)
     hit = kate.recall(QUESTION, limit=1, explain=True).hits[0]
@@ -153,6 +158,7 @@ def texts(repo: MemoryRepo, **reader: Any) -> set[str]:
     return {hit.text for hit in repo.recall(QUESTION, limit=20, **reader).hits}
 
 
+@pytest.mark.slow
 def test_never_returns_what_the_reader_may_not_see(guarded: MemoryRepo, plug: Plug) -> None:
     plug(guarded)
     everything = set(SECRETS.values())
@@ -164,6 +170,7 @@ def test_never_returns_what_the_reader_may_not_see(guarded: MemoryRepo, plug: Pl
     assert texts(guarded, contact_ref="mail:ana") & everything == {SECRETS["contact"]}
 
 
+@pytest.mark.slow
 def test_a_shut_lane_is_shut_for_meaning_too(guarded: MemoryRepo, plug: Plug) -> None:
     plug(guarded, lanes=("memory",))  # folder documents are not this lane's to find
     reader = {"workspace": "Clinic", "contact_ref": "mail:ana"}
@@ -172,6 +179,7 @@ def test_a_shut_lane_is_shut_for_meaning_too(guarded: MemoryRepo, plug: Plug) ->
     assert {hit.lane for hit in found} == {"memory"}
 
 
+@pytest.mark.slow
 def test_a_document_forgotten_after_embedding_is_not_returned(kate: MemoryRepo, plug: Plug) -> None:
     plug(kate)
     skiing = next(h for h in kate.recall(QUESTION, limit=3).hits if h.text == HOBBIES[0])

@@ -71,6 +71,7 @@ def searched(repo: MemoryRepo, embedder: Embedder) -> MeaningSearch:
     return MeaningSearch(repo._parts.searcher.store, store, embedder)
 
 
+@pytest.mark.slow
 def test_recall_embeds_the_question_beside_the_lexical_search(
     kate: MemoryRepo, embedder: Embedder
 ) -> None:
@@ -85,6 +86,7 @@ def test_recall_embeds_the_question_beside_the_lexical_search(
     assert sys.getswitchinterval() == interval  # lowered for the job only
 
 
+@pytest.mark.slow
 def test_the_head_start_answers_as_the_lane_alone_does(
     kate: MemoryRepo, embedder: Embedder
 ) -> None:
@@ -120,6 +122,7 @@ class HostLane:
         return [LaneHit("host:1", "Kate paints watercolours", 1, {"lane": "host"})]
 
 
+@pytest.mark.slow
 def test_a_failed_head_start_is_no_failure(kate: MemoryRepo) -> None:
     host = HostLane()
     kate.plug_lane(host)
@@ -129,6 +132,7 @@ def test_a_failed_head_start_is_no_failure(kate: MemoryRepo) -> None:
     assert result.lane_errors == {}
 
 
+@pytest.mark.slow
 def test_a_recall_by_words_alone_starts_no_thread(tmp_path: Path) -> None:
     script = (
         "import sys, threading\n"

@@ -23,6 +23,7 @@ def unit_rows(vectors: npt.NDArray[np.float32]) -> bool:
     return bool(np.all(np.isfinite(vectors)) and np.allclose(np.linalg.norm(vectors, axis=1), 1))
 
 
+@pytest.mark.slow
 def test_the_packaged_model_loads_through_the_local_folder_path(embedder: Embedder) -> None:
     assert embedder.name.startswith(PACKAGED_MODEL + "#")
     assert (embedder.dim, embedder.max_tokens) == (384, 256)
@@ -44,6 +45,7 @@ def test_a_paraphrase_is_nearer_than_unrelated_text(embedder: Embedder) -> None:
     assert question @ answer > question @ unrelated + 0.25
 
 
+@pytest.mark.slow
 def test_a_text_gives_the_same_vector_whatever_it_is_batched_with(embedder: Embedder) -> None:
     texts = [f"line {n}: " + "the cat sat on the mat " * (n % 7) for n in range(70)]
     together = embedder.embed(texts)
@@ -51,6 +53,7 @@ def test_a_text_gives_the_same_vector_whatever_it_is_batched_with(embedder: Embe
     assert np.all(np.sum(together[::9] * alone, axis=1) > 0.999)
 
 
+@pytest.mark.slow
 def test_huge_empty_and_unknown_script_texts_give_unit_vectors(embedder: Embedder) -> None:
     texts = ["remember this " * 7143, "𓀀𓀁𓀂 ꦲꦏ꧀ꦱꦫ 𐌰𐌱𐌲", "\ufffd\u200b", "", "short"]
     assert len(texts[0]) >= 100_000
@@ -119,6 +122,7 @@ def test_a_model_that_gives_nan_is_refused_without_quoting_the_text() -> None:
     assert "diary" not in str(caught.value)
 
 
+@pytest.mark.slow
 def test_importing_the_lane_loads_no_model_runtime() -> None:
     """The lane's modules are imported when it is on; the runtime only when a model is
     loaded (issue #29: import <= 0.6 s, paid only when on)."""

@@ -48,6 +48,7 @@ def one_line_store(embedder: Embedder) -> VectorStore:
     return store
 
 
+@pytest.mark.slow
 def test_a_saved_store_answers_as_before(embedder: Embedder, tmp_path: Path) -> None:
     store = one_line_store(embedder)
     store.set_entry("entry:mixed", ((text_key(SENTENCES[0]), 1.0), (text_key(SENTENCES[1]), 0.5)))
@@ -96,6 +97,7 @@ def test_a_missing_file_is_an_empty_store(tmp_path: Path) -> None:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_int8_ranks_as_float32_does(embedder: Embedder) -> None:
     texts = [f"{a} {b}" for a in SENTENCES for b in SENTENCES]
     vectors = embedder.embed(texts)
@@ -154,6 +156,7 @@ def test_the_file_lives_in_local_state_that_git_never_tracks(memory_repo: Memory
     assert status.stdout == ""
 
 
+@pytest.mark.slow
 def test_100000_entries_fit_in_50_mb(tmp_path: Path) -> None:
     """Issue #29's budget, from 10,000 dialogue-like entries: each its own line, four
     neighbours, a heading and a label, refs as long as real ones."""

@@ -237,6 +237,7 @@ def test_secrets_are_redacted_and_said_so(tool: GitMemoryTool, memory_repo: Memo
     )
 
 
+@pytest.mark.slow
 def test_a_file_stays_under_its_size_bound(tool: GitMemoryTool, memory_repo: MemoryRepo) -> None:
     chunk = "- " + "word " * 19_000 + "\n"
     with pytest.raises(ToolError, match="a memory file holds at most 1,048,576"):

@@ -81,6 +81,7 @@ def run_session(repo: MemoryRepo, turns: list[list[dict[str, object]]]) -> Scrip
     return script
 
 
+@pytest.mark.slow
 def test_a_scripted_session_is_one_agent_commit_per_change(memory_repo: MemoryRepo) -> None:
     root = memory_repo.root
     before = int(subprocess.check_output(["git", "-C", root, "rev-list", "--count", "HEAD"]))
@@ -126,6 +127,7 @@ def test_a_scripted_session_is_one_agent_commit_per_change(memory_repo: MemoryRe
     )
 
 
+@pytest.mark.slow
 def test_what_the_model_wrote_is_recalled_as_the_agents_and_never_a_standing_rule(
     memory_repo: MemoryRepo,
 ) -> None:
@@ -144,6 +146,7 @@ def test_what_the_model_wrote_is_recalled_as_the_agents_and_never_a_standing_rul
     )  # the file is linked, not "unlisted"
 
 
+@pytest.mark.slow
 def test_why_and_undo_see_the_commands_entry_by_entry(memory_repo: MemoryRepo) -> None:
     run_session(memory_repo, SESSION[:4])
     memory_repo.close()

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 
 PERSON = (
@@ -29,6 +31,7 @@ def refs(root: Path) -> list[str]:
     return [word for word in out.split() if word.startswith("folder:")]
 
 
+@pytest.mark.slow
 def test_a_replace_keeps_every_other_byte_and_the_entry_it_rewords(memory_repo: MemoryRepo) -> None:
     root = memory_repo.root
     (root / "memories").mkdir()

@@ -65,6 +65,7 @@ def notices(err: str) -> list[str]:
 
 
 @pytest.mark.integration
+@pytest.mark.slow
 def test_recall_answers_from_the_other_files_and_names_the_skipped_one(
     big_repo: MemoryRepo, cli_in: Callable[..., Run]
 ) -> None:
@@ -81,6 +82,7 @@ def test_recall_answers_from_the_other_files_and_names_the_skipped_one(
 
 
 @pytest.mark.integration
+@pytest.mark.slow
 def test_the_big_files_entries_are_not_indexed_and_that_is_never_silent(
     big_repo: MemoryRepo, cli_in: Callable[..., Run]
 ) -> None:
@@ -98,6 +100,7 @@ def test_the_big_files_entries_are_not_indexed_and_that_is_never_silent(
 
 
 @pytest.mark.integration
+@pytest.mark.slow
 def test_health_names_the_skipped_file_and_the_index_stays_faithful(
     big_repo: MemoryRepo, cli_in: Callable[..., Run]
 ) -> None:
@@ -112,6 +115,7 @@ def test_health_names_the_skipped_file_and_the_index_stays_faithful(
     assert checks["index"]["status"] in ("PASS", "INFO")
 
 
+@pytest.mark.slow
 def test_a_file_that_grows_past_the_limit_leaves_the_index_and_comes_back(
     memory_repo: MemoryRepo, git: Git, big_text: str
 ) -> None:
@@ -132,6 +136,7 @@ def test_a_file_that_grows_past_the_limit_leaves_the_index_and_comes_back(
     assert "green" in hit.text
 
 
+@pytest.mark.slow
 def test_an_uncommitted_edit_past_the_limit_is_skipped_too(
     memory_repo: MemoryRepo, git: Git, big_text: str
 ) -> None:

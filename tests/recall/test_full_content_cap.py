@@ -3,10 +3,13 @@ issue #32): a person's hand-written line can be any length, a prompt cannot."""
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 from memrepo.tools import MemoryTools, ToolContext
 
 
+@pytest.mark.slow
 def test_full_content_is_capped_at_4000_characters(memory_repo: MemoryRepo) -> None:
     words = " ".join(f"glacier{n}" for n in range(2000))  # ~19,000 characters
     memory = memory_repo.root / "MEMORY.md"

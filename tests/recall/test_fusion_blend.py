@@ -147,6 +147,7 @@ def test_the_test_lane_is_calibrated() -> None:
 @pytest.mark.parametrize(
     "query", ["postgres", "when do we ship postgres", "Kate", "water plants Mondays"]
 )
+@pytest.mark.slow
 def test_without_a_calibrated_lane_recall_fuses_by_rank_as_before(
     repo: MemoryRepo, query: str
 ) -> None:
@@ -172,6 +173,7 @@ def test_without_a_calibrated_lane_recall_fuses_by_rank_as_before(
     assert all(h.explain is None for h in hits)
 
 
+@pytest.mark.slow
 def test_a_calibrated_lane_finds_what_shares_no_word_and_explains_both_parts(
     repo: MemoryRepo,
 ) -> None:

@@ -64,6 +64,7 @@ def index_held(repo: MemoryRepo) -> Iterator[None]:
         holder.stdout.close()
 
 
+@pytest.mark.slow
 def test_a_write_is_in_the_index_before_the_next_read(memory_repo: MemoryRepo) -> None:
     memory_repo.recall("warm up")
     memory_repo.remember("the staging database lives in Frankfurt")
@@ -75,6 +76,7 @@ def test_a_write_is_in_the_index_before_the_next_read(memory_repo: MemoryRepo) -
     assert waited < INDEX_LOCK_TIMEOUT  # answered at once, not after waiting the writer out
 
 
+@pytest.mark.slow
 def test_a_server_s_writer_that_never_reads_keeps_the_index_current(
     memory_repo: MemoryRepo,
 ) -> None:
@@ -92,6 +94,7 @@ def test_a_server_s_writer_that_never_reads_keeps_the_index_current(
     assert hits == {f"canary deploy {n} went green" for n in range(3)}
 
 
+@pytest.mark.slow
 def test_a_reader_answers_from_the_last_committed_index_while_a_writer_holds_it(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
@@ -116,6 +119,7 @@ def test_a_reader_answers_from_the_last_committed_index_while_a_writer_holds_it(
     assert sorted(after) == ["the backup job keeps 30 days", "the backup job runs nightly"]
 
 
+@pytest.mark.slow
 def test_a_write_killed_between_its_commit_and_the_index_is_found_by_the_next_reader(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
@@ -166,6 +170,7 @@ sys.stdin.readline()
 """
 
 
+@pytest.mark.slow
 def test_a_reader_opening_during_another_process_s_write_does_not_wait_for_it(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:

@@ -4,6 +4,8 @@ rewrite every document below it, 0.8 s of CPU per write into a 500-entry MEMORY.
 
 from __future__ import annotations
 
+import pytest
+
 from memrepo import MemoryRepo
 
 from .files import Git
@@ -13,6 +15,7 @@ def _line_of(text: str, content: str) -> int:
     return next(n for n, line in enumerate(content.splitlines(), 1) if text in line)
 
 
+@pytest.mark.slow
 def test_a_hit_names_its_current_line_after_entries_are_inserted_above_it(
     memory_repo: MemoryRepo, git: Git
 ) -> None:
@@ -37,6 +40,7 @@ def test_a_hit_names_its_current_line_after_entries_are_inserted_above_it(
     assert expanded.provenance.line == hit.provenance.line
 
 
+@pytest.mark.slow
 def test_a_hit_in_a_file_edited_by_hand_names_its_line_in_the_working_tree(
     memory_repo: MemoryRepo,
 ) -> None:

@@ -39,6 +39,7 @@ def root(memory_repo: MemoryRepo) -> Path:
     [(b"\xff\xfe", "bytes that are not UTF-8"), (b"\x00", "a NUL byte")],
     ids=["not-utf8", "nul"],
 )
+@pytest.mark.slow
 def test_recall_answers_from_the_rest_and_names_the_unreadable_file(
     cli_in: Callable[..., Run], root: Path, damage: bytes, says: str
 ) -> None:
@@ -65,6 +66,7 @@ def test_recall_answers_from_the_rest_and_names_the_unreadable_file(
     assert "MEMORY.md:2" in err  # "nothing found" is never the whole answer
 
 
+@pytest.mark.slow
 def test_a_fixed_file_is_read_again_and_no_longer_named(
     cli_in: Callable[..., Run], root: Path
 ) -> None:

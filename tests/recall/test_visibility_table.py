@@ -125,6 +125,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ContextBlocks]:
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("surface", SURFACES)
+@pytest.mark.slow
 def test_visibility(table: dict[str, ContextBlocks], surface: str, kind: str) -> None:
     visible = kind in SURFACES[surface][2]
     text = table[surface].text

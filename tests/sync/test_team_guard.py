@@ -80,6 +80,7 @@ def test_no_spelling_of_a_local_team_repo_becomes_the_remote(
     assert snapshot(team) == before
 
 
+@pytest.mark.slow
 def test_no_spelling_of_a_team_on_a_git_daemon_becomes_the_remote(
     tmp_path: Path, git_daemon: GitDaemon, git: Git
 ) -> None:

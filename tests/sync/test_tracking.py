@@ -46,6 +46,7 @@ def _machine(tmp_path: Path, name: str, cli_in: Callable[..., Run]) -> tuple[Pat
     return root, cli_in(root)
 
 
+@pytest.mark.slow
 def test_remote_set_then_sync_leaves_git_up_to_date_with_origin_main(
     tmp_path: Path, served: str, cli_in: Callable[..., Run]
 ) -> None:
@@ -73,6 +74,7 @@ def test_remote_set_then_sync_leaves_git_up_to_date_with_origin_main(
     assert git(root, "log", "--format=%s", "origin/main..") == ""
 
 
+@pytest.mark.slow
 def test_a_clone_knows_origin_main_and_hears_the_other_machine_at_sync(
     tmp_path: Path, served: str, cli_in: Callable[..., Run]
 ) -> None:
@@ -102,6 +104,7 @@ def test_a_clone_knows_origin_main_and_hears_the_other_machine_at_sync(
     assert status(laptop).startswith("Your branch is behind 'origin/main' by 2 commits")
 
 
+@pytest.mark.slow
 def test_plain_git_push_and_pull_work_after_the_first_sync(
     tmp_path: Path, served: str, cli_in: Callable[..., Run], memory_repo: MemoryRepo
 ) -> None:
@@ -136,6 +139,7 @@ def test_sync_fetching_an_empty_remote_sets_no_upstream_until_it_pushes(
     assert status(memory_repo.root) == "Your branch is up to date with 'origin/main'."
 
 
+@pytest.mark.slow
 def test_a_new_remote_url_drops_what_git_knew_of_the_old_one(
     tmp_path: Path, cli_in: Callable[..., Run], memory_repo: MemoryRepo
 ) -> None:
@@ -175,6 +179,7 @@ def test_a_persons_own_origin_stays_theirs_and_memrepo_tracks_under_its_own_name
     assert git(root, "log", "--format=%s", "memrepo/main..") == "Remember: One more fact\n"
 
 
+@pytest.mark.slow
 def test_remote_set_on_a_remote_with_a_main_tells_git_at_once(
     tmp_path: Path, served: str, cli_in: Callable[..., Run]
 ) -> None:
@@ -200,6 +205,7 @@ def test_remote_set_on_a_remote_with_a_main_tells_git_at_once(
     assert status(desk) == "Your branch is up to date with 'origin/main'."
 
 
+@pytest.mark.slow
 def test_a_url_git_rewrites_with_insteadof_is_still_the_same_remote(
     tmp_path: Path, served: str, cli_in: Callable[..., Run], memory_repo: MemoryRepo
 ) -> None:

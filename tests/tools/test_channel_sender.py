@@ -47,6 +47,7 @@ def repo(memory_repo: MemoryRepo) -> MemoryRepo:
     return memory_repo
 
 
+@pytest.mark.slow
 def test_a_strangers_statement_is_a_private_fact_about_them(repo: MemoryRepo) -> None:
     before = head(repo.root)
     tools = MemoryTools(

@@ -159,6 +159,7 @@ def test_ten_megabytes_are_refused_without_being_echoed() -> None:
 
 
 @given(st.integers(min_value=1, max_value=50))
+@pytest.mark.slow
 def test_any_integral_float_in_range_is_that_integer(n: int) -> None:
     assert MEMORY_RECALL.validate({"query": "tea", "limit": float(n)}).limit == n
 

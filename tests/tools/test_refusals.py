@@ -51,6 +51,7 @@ def git(root: Path, *args: str) -> str:
         ("undo", "undoing this change", "nothing was undone"),
     ],
 )
+@pytest.mark.slow
 def test_a_refused_change_names_its_verb_and_stores_nothing(
     repo: MemoryRepo,
     tools_for: ToolsFor,

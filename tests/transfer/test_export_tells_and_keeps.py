@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memrepo import MemoryRepo
 
 
@@ -14,6 +16,7 @@ def memrepo(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "memrepo", *argv], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_a_plain_export_says_it_leaves_private_items_out(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:
@@ -31,6 +34,7 @@ def test_a_plain_export_says_it_leaves_private_items_out(
     assert "1 private item" in flat.stderr
 
 
+@pytest.mark.slow
 def test_a_restore_keeps_the_changes_a_person_rejected(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:

@@ -82,6 +82,7 @@ def test_a_lone_surrogate_in_a_mem0_document_costs_that_memory_only(
     assert [p.line for p in report.problems] == [2]
 
 
+@pytest.mark.slow
 def test_a_one_line_document_over_a_mib_imports_whole(run: Run, tmp_path: Path, git: Git) -> None:
     document = _mem0(5_000, text="Fact number {n} about the build farm, " + "x" * 200)
     path = tmp_path / "mem0-export.json"
@@ -94,6 +95,7 @@ def test_a_one_line_document_over_a_mib_imports_whole(run: Run, tmp_path: Path, 
     assert "Fact number 0 about" in shown and "Fact number 4999 about" in shown
 
 
+@pytest.mark.slow
 def test_a_one_line_bare_list_over_a_mib_imports_whole(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:
@@ -117,6 +119,7 @@ class _Counted(io.BytesIO):
         return got
 
 
+@pytest.mark.slow
 def test_the_document_reader_streams_rather_than_reading_it_whole() -> None:
     data = json.dumps(_mem0(40_000)).encode()
     handle = _Counted(data)

@@ -59,6 +59,7 @@ def test_a_fresh_letta_code_agent_has_nothing_to_import(run: Run, tmp_path: Path
     assert "persona 2" in err and "placeholder" in err and "template" in err
 
 
+@pytest.mark.slow
 def test_what_the_agent_learns_later_comes_in_and_its_persona_stays_out(
     memory_repo: MemoryRepo, tmp_path: Path
 ) -> None:

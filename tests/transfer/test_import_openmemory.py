@@ -35,6 +35,7 @@ def four_states() -> list[Memory]:
 
 
 @pytest.mark.parametrize("fmt", ["openmemory", "jsonl", "mem0"])
+@pytest.mark.slow
 def test_only_active_memories_of_the_zip_are_imported_under_any_json_format(
     run: Run, memory_repo: MemoryRepo, tmp_path: Path, git: Git, fmt: str
 ) -> None:

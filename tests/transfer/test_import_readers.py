@@ -39,6 +39,7 @@ def test_imports_in_fenced_code_are_not_imports() -> None:
 
 
 @given(st.text(alphabet="ab./@ `\n", max_size=60))
+@pytest.mark.slow
 def test_nothing_inside_a_fence_is_ever_an_import(body: str) -> None:
     lines = ["```", *(line.replace("`", "") for line in body.split("\n")), "```"]
     assert find_imports(lines) == []
