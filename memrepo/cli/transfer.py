@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
+from memrepo.cli._common import SHORT, Subparsers, command, count, emit, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _restore(args: argparse.Namespace) -> int:
         args,
         MemoryRepo.restore(args.file, args.target),
         lambda r: (
-            f"restored {r.root}: main at {r.head[:10]}, "
+            f"restored {r.root}: main at {r.head[:SHORT]}, "
             f"{count(r.branches, 'branch', 'branches')}, {count(r.items, 'item', 'items')}"
         ),
     )
@@ -179,7 +179,9 @@ def _import_summary(report: ImportReport) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
         lines.append(f"  skipped: {reasons}")
     if report.commit:
-        lines.append(f"  commit {report.commit[:10]} (undo: memrepo undo {report.commit[:10]})")
+        lines.append(
+            f"  commit {report.commit[:SHORT]} (undo: memrepo undo {report.commit[:SHORT]})"
+        )
     for problem in report.problems[:_SHOWN_PROBLEMS]:
         where = problem.path + (f":{problem.line}" if problem.line else "")
         lines.append(f"  {where}: {problem.message}")
