@@ -32,7 +32,7 @@ from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.forget import approval_request, own_inference
 from memrepo.tools.handlers import reader
-from memrepo.tools.models import ToolInput, ToolOutput
+from memrepo.tools.models import MemoryFile, Ref, ToolInput, ToolOutput
 from memrepo.tools.tool import Tool, ToolHints
 
 if TYPE_CHECKING:
@@ -56,9 +56,7 @@ class MetadataChange(ToolInput):
 class EditInput(ToolInput):
     """Arguments of memory_edit."""
 
-    ref: str = Field(
-        min_length=1, max_length=500, description="The folder:... ref of the entry to change."
-    )
+    ref: Ref = Field(description="The folder:... ref of the entry to change.")
     text: str | None = Field(
         default=None,
         min_length=1,
@@ -90,10 +88,9 @@ class EditOutput(ToolOutput):
 class MoveInput(ToolInput):
     """Arguments of memory_move."""
 
-    ref: str = Field(min_length=1, max_length=500, description="The folder:... ref to move.")
-    file: str = Field(
+    ref: Ref = Field(description="The folder:... ref to move.")
+    file: MemoryFile = Field(
         min_length=1,
-        max_length=300,
         description="The memory file it belongs in, e.g. 'topics/deploys.md' (created "
         "and linked from MEMORY.md when new).",
     )

@@ -20,7 +20,14 @@ from memrepo.folder.paths import normalize_target, visible_to
 from memrepo.folder.repo import parse_ref
 from memrepo.formats import Document
 from memrepo.tools.handlers import reader, tool_hit
-from memrepo.tools.models import DATA_NOTICE, ToolHit, ToolInput, ToolOutput
+from memrepo.tools.models import (
+    DATA_NOTICE,
+    MAX_REF_CHARS,
+    MemoryFile,
+    ToolHit,
+    ToolInput,
+    ToolOutput,
+)
 from memrepo.tools.tool import READ_ONLY, Tool
 
 if TYPE_CHECKING:
@@ -36,15 +43,14 @@ MAX_LISTED = 500
 class ReadInput(ToolInput):
     """Arguments of memory_read: one file or one memory."""
 
-    path: str | None = Field(
+    path: MemoryFile | None = Field(
         default=None,
-        max_length=300,
         description="A memory file as memory_list shows it, e.g. 'MEMORY.md' or "
         "'topics/deploys.md'.",
     )
     ref: str | None = Field(
         default=None,
-        max_length=500,
+        max_length=MAX_REF_CHARS,
         description="One memory's ref (folder:..., memory:... or team:...), as "
         "memory_recall or memory_list gave it.",
     )
@@ -70,9 +76,8 @@ class ReadOutput(ToolOutput):
 class ListInput(ToolInput):
     """Arguments of memory_list."""
 
-    path: str | None = Field(
+    path: MemoryFile | None = Field(
         default=None,
-        max_length=300,
         description="A memory file to list the entries of; omit it to list the files.",
     )
     limit: int = Field(default=100, ge=1, le=MAX_LISTED, description="At most this many rows.")

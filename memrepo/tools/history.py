@@ -17,7 +17,15 @@ from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import CommitInfo
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.handlers import reader
-from memrepo.tools.models import DATA_NOTICE, SHORT_COMMIT, ToolInput, ToolOutput, moment
+from memrepo.tools.models import (
+    DATA_NOTICE,
+    SHORT_COMMIT,
+    MemoryFile,
+    Ref,
+    ToolInput,
+    ToolOutput,
+    moment,
+)
 from memrepo.tools.tool import READ_ONLY, Tool
 
 if TYPE_CHECKING:
@@ -35,9 +43,7 @@ class RecentInput(ToolInput):
     """Arguments of memory_recent."""
 
     limit: int = Field(default=20, ge=1, le=100, description="At most this many changes.")
-    path: str | None = Field(
-        default=None, max_length=300, description="Only changes to this memory file."
-    )
+    path: MemoryFile | None = Field(default=None, description="Only changes to this memory file.")
 
 
 class Change(ToolOutput):
@@ -62,11 +68,7 @@ class RecentOutput(ToolOutput):
 class WhyInput(ToolInput):
     """Arguments of memory_why."""
 
-    ref: str = Field(
-        min_length=1,
-        max_length=500,
-        description="The ref of one memory (folder:... or memory:...).",
-    )
+    ref: Ref = Field(description="The ref of one memory (folder:... or memory:...).")
 
 
 class WhyEvent(ToolOutput):

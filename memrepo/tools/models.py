@@ -30,6 +30,9 @@ MAX_REF_CHARS = 500
 #: One ref in a list of them: as long as the `ref` arguments of the other tools may be,
 #: so a list of refs cannot carry megabytes (and have them echoed back as `missing`).
 Ref = Annotated[str, Field(min_length=1, max_length=MAX_REF_CHARS)]
+MAX_PATH_CHARS = 300
+#: A memory file's path as a model names it (the `path` or `file` argument of a tool).
+MemoryFile = Annotated[str, Field(max_length=MAX_PATH_CHARS)]
 
 SHORT_COMMIT = 10
 """A commit id as the tools show it (and memory_undo takes it back): its first 10 digits."""
@@ -116,9 +119,8 @@ class RememberInput(ToolInput):
         description="True only when the user's latest message explicitly asked you to "
         "remember this. Otherwise false: the fact is saved as your inference.",
     )
-    file: str | None = Field(
+    file: MemoryFile | None = Field(
         default=None,
-        max_length=300,
         description="A topic file inside the memory folder, e.g. 'topics/deploys.md'. "
         "Rarely needed.",
     )
@@ -133,9 +135,7 @@ class RememberInput(ToolInput):
 class ForgetInput(ToolInput):
     """Arguments of memory_forget."""
 
-    ref: str = Field(
-        min_length=1,
-        max_length=500,
+    ref: Ref = Field(
         description="The ref of one memory, exactly as memory_recall returned it "
         "(folder:... or memory:...).",
     )
