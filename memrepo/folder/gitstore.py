@@ -227,6 +227,25 @@ class GitStore:
         commit_id = objects.commit(tree_id, [parent.id], author_sig, committer_sig, message)
         return PreparedCommit(commit_id, parent.id, changes, blob_ids, message)
 
+    def commit_root(self, changes: Mapping[str, bytes], message: str) -> str:
+        """The first commit of an empty repo (no branch to compare-and-swap yet), its
+        files written and staged."""
+        builder = self.repo.TreeBuilder()
+        for path, data in changes.items():
+            assert "/" not in path
+            builder.insert(path, self.repo.create_blob(data), FileMode.BLOB)
+        when = self.clock.now()
+        sig = pygit2.Signature(self.identity.name, self.identity.email, int(when.timestamp()))
+        tree = builder.write()
+        commit_id = self.repo.create_commit(self.branch_ref, sig, sig, message, tree, [])
+        index = self.repo.index
+        index.read(False)
+        for path, data in changes.items():
+            (self.root / path).write_bytes(data)
+            index.add(path)
+        index.write()
+        return str(commit_id)
+
     def publish(self, prepared: PreparedCommit, *, write_worktree: bool = True) -> str:
         """Make a prepared commit (its objects saved) the branch tip, replacing only files
         that still hold the parent's version (`publish.Publisher.publish`)."""

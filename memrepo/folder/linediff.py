@@ -8,7 +8,7 @@ appended next to it is not.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -68,17 +68,25 @@ class FileVersion:
         return ("\ufeff" if self.bom else "").encode() + "".join(lines).encode("utf-8")
 
 
-def hunks(old: list[str], new: list[str]) -> Iterator[Hunk]:
-    """Changed regions between two line lists (common ends trimmed first: most commits
-    touch a line or two, and SequenceMatcher is quadratic in what it is given)."""
+def common_ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[int, int, int]:
+    """(start, end_a, end_b): `a[:start] == b[:start]` and `a[end_a:] == b[end_b:]`, each
+    as long as it can be without the two overlapping. What a diff gives SequenceMatcher
+    is the middle alone: most changes touch a line or two, and it is quadratic in what
+    it is given (undo's diffs here, sync's three-way merge in `sync/merge_diff3.py`)."""
     start = 0
-    limit = min(len(old), len(new))
-    while start < limit and old[start] == new[start]:
+    limit = min(len(a), len(b))
+    while start < limit and a[start] == b[start]:
         start += 1
-    end_old, end_new = len(old), len(new)
-    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
-        end_old -= 1
-        end_new -= 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    return start, end_a, end_b
+
+
+def hunks(old: list[str], new: list[str]) -> Iterator[Hunk]:
+    """Changed regions between two line lists (common ends trimmed first)."""
+    start, end_old, end_new = common_ends(old, new)
     matcher = SequenceMatcher(None, old[start:end_old], new[start:end_new], autojunk=False)
     for tag, a1, a2, b1, b2 in matcher.get_opcodes():
         if tag != "equal":

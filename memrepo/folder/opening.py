@@ -1,4 +1,4 @@
-"""Finding or making the git repository of a memory root, and its first commit.
+"""Finding or making the git repository of a memory root.
 
 What is refused is said in terms of the folder a person named (`NotAMemoryRepo`), not
 libgit2's: a missing folder, one that is not the top of a repository, a bare one.
@@ -6,14 +6,13 @@ libgit2's: a missing folder, one that is not the top of a repository, a bare one
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 import pygit2
 
 from memrepo.errors import NotAMemoryRepo
 from memrepo.folder.adoption import refuse_foreign_files
-from memrepo.folder.gitstore import MAIN, GitStore
+from memrepo.folder.working_branch import MAIN
 
 
 def existing_repository(path: Path) -> pygit2.Repository:
@@ -53,23 +52,3 @@ def start_on_main(repo: pygit2.Repository) -> None:
     head = repo.references.get("HEAD")
     if repo.head_is_unborn and (str(head.target) if head is not None else "") != MAIN:
         repo.set_head(MAIN)
-
-
-def commit_root(store: GitStore, changes: Mapping[str, bytes], message: str) -> str:
-    """The first commit of an empty repo (no branch to compare-and-swap yet), its files
-    written and staged."""
-    repo = store.repo
-    builder = repo.TreeBuilder()
-    for path, data in changes.items():
-        assert "/" not in path
-        builder.insert(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB)
-    when = store.clock.now()
-    sig = pygit2.Signature(store.identity.name, store.identity.email, int(when.timestamp()))
-    commit_id = repo.create_commit(store.branch_ref, sig, sig, message, builder.write(), [])
-    index = repo.index
-    index.read(False)
-    for path, data in changes.items():
-        (store.root / path).write_bytes(data)
-        index.add(path)
-    index.write()
-    return str(commit_id)

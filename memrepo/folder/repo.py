@@ -138,7 +138,7 @@ class MemoryFolder:
             opening.start_on_main(repo)
             message = build_message("Create the memory repo", origin="init", by="user")
             if head is None:
-                opening.commit_root(folder.store, {ENTRY_POINT: INITIAL_MEMORY}, message)
+                folder.store.commit_root({ENTRY_POINT: INITIAL_MEMORY}, message)
             else:
                 folder.transaction.run(
                     lambda parent: Change({ENTRY_POINT: INITIAL_MEMORY}, message)

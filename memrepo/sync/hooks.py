@@ -30,8 +30,8 @@ from pathlib import Path
 import pygit2
 
 from memrepo.diskio import write_atomic
-from memrepo.errors import NotAMemoryRepo
 from memrepo.folder.lint_checks import memory_file_problems
+from memrepo.folder.opening import open_worktree
 from memrepo.hygiene import find_secrets
 from memrepo.models.folder import LintProblem, LintReport
 from memrepo.models.gitsetup import GitHooksReport, HookInstall
@@ -52,7 +52,7 @@ def memrepo_command(*args: str) -> str:
 
 def install_git_hooks(root: Path) -> GitHooksReport:
     """Configure the merge driver, route markdown to it and install the hooks; idempotent."""
-    repo = _repository(root)
+    repo = open_worktree(root, "merge")
     git_dir = Path(repo.path)
     driver = memrepo_command("merge-driver", "%O", "%A", "%B", "%P")
     changed = _set_config(repo, "merge.memrepo.name", DRIVER_NAME)
@@ -65,16 +65,6 @@ def install_git_hooks(root: Path) -> GitHooksReport:
     return GitHooksReport(
         driver=driver, attributes_file=str(attributes), hooks=hooks, changed=changed
     )
-
-
-def _repository(root: Path) -> pygit2.Repository:
-    try:
-        repo = pygit2.Repository(str(root))
-    except pygit2.GitError as exc:
-        raise NotAMemoryRepo(str(root), f"git cannot open it: {exc}") from exc
-    if repo.is_bare:
-        raise NotAMemoryRepo(str(root), "a bare repository has no files to merge")
-    return repo
 
 
 def _set_config(repo: pygit2.Repository, key: str, value: str) -> bool:
@@ -128,7 +118,7 @@ def check_staged(root: Path) -> LintReport:
     git runs hooks with ``GIT_INDEX_FILE`` set when the commit uses a temporary index
     (``git commit -a``, ``git commit FILE``); that index is the one read.
     """
-    repo = _repository(root)
+    repo = open_worktree(root, "merge")
     index_file = os.environ.get("GIT_INDEX_FILE")
     index = pygit2.Index(os.path.abspath(index_file)) if index_file else repo.index
     head = None if repo.head_is_unborn else repo.head.peel(pygit2.Tree)

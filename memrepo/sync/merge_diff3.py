@@ -15,6 +15,8 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from memrepo.folder.linediff import common_ends
+
 __all__ = ["Region", "Unit", "regions", "same"]
 
 
@@ -51,17 +53,10 @@ def same(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
 
 def _matches(base: Sequence[Unit], other: Sequence[Unit]) -> list[tuple[int, int, int]]:
     """Matching blocks (base start, other start, length), with the common ends trimmed
-    first: most merges touch a few lines, and SequenceMatcher is quadratic in the rest."""
+    first (`linediff.common_ends`)."""
     keys_a = [u.key for u in base]
     keys_b = [u.key for u in other]
-    start = 0
-    limit = min(len(keys_a), len(keys_b))
-    while start < limit and keys_a[start] == keys_b[start]:
-        start += 1
-    end_a, end_b = len(keys_a), len(keys_b)
-    while end_a > start and end_b > start and keys_a[end_a - 1] == keys_b[end_b - 1]:
-        end_a -= 1
-        end_b -= 1
+    start, end_a, end_b = common_ends(keys_a, keys_b)
     blocks: list[tuple[int, int, int]] = [(0, 0, start)] if start else []
     matcher = SequenceMatcher(None, keys_a[start:end_a], keys_b[start:end_b], autojunk=False)
     blocks.extend((a + start, b + start, n) for a, b, n in matcher.get_matching_blocks() if n)
