@@ -17,6 +17,8 @@ import argparse
 from collections.abc import Mapping
 from typing import TextIO
 
+from memrepo.cli._terminal import is_terminal
+
 __all__ = ["PLAIN", "WHEN", "Palette", "add_color_option", "palette", "wants_colour"]
 
 WHEN = ("auto", "always", "never")
@@ -54,10 +56,7 @@ def wants_colour(when: str | None, stream: TextIO, environ: Mapping[str, str]) -
         return True
     if when == "never" or environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
         return False
-    try:
-        return stream.isatty()
-    except (OSError, ValueError, AttributeError):
-        return False
+    return is_terminal(stream)
 
 
 def palette(args: argparse.Namespace) -> Palette:

@@ -16,7 +16,9 @@ import contextlib
 import io
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
+
+from memrepo.cli._terminal import is_terminal
 
 if TYPE_CHECKING:
     import subprocess
@@ -61,7 +63,7 @@ def run_paged(work: Callable[[], int], environ: Mapping[str, str]) -> int:
     and a pager is set; otherwise just run it. Returns `work`'s exit code."""
     argv = pager_command(environ)
     terminal = sys.stdout
-    if argv is None or not _isatty(terminal):
+    if argv is None or not is_terminal(terminal):
         return work()
     import subprocess  # here: every command loads this module, few page
 
@@ -93,10 +95,3 @@ def _wait(pager: subprocess.Popen[bytes]) -> None:
             return
         except KeyboardInterrupt:
             continue
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (OSError, ValueError, AttributeError):
-        return False

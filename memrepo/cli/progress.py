@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from memrepo import progress
+from memrepo.cli._terminal import is_terminal
 
 __all__ = ["INTERVAL", "TerminalProgress", "terminal_progress", "wants_progress"]
 
@@ -131,10 +132,7 @@ def wants_progress(stream: TextIO, environ: Mapping[str, str]) -> bool:
     """Draw on `stream` only when it is a terminal that can overwrite a line."""
     if environ.get("TERM") == "dumb":
         return False
-    try:
-        return stream.isatty()
-    except (OSError, ValueError, AttributeError):
-        return False
+    return is_terminal(stream)
 
 
 @contextmanager
