@@ -17,7 +17,8 @@ This package is the lowest layer of search and the only code that writes the ind
 * :mod:`~memrepo.index.whoosh_door` is the one module that imports Whoosh (pinned; what
   stands on its internals is listed there and checked against it by a property test).
 * :mod:`~memrepo.index.store` is ``IndexStore``: open-or-rebuild, one-commit updates,
-  bulk loads, filtered search, and the commit each repo's documents reflect.
+  bulk loads, filtered search, and the commit each repo's documents reflect; its layers
+  are ``_home`` (files, lock, metadata, rebuild), ``_reads`` and ``_writes``.
 
 What to index and when (tree diffs, item changes), recall lanes and fusion live above.
 """
