@@ -75,7 +75,6 @@ class GitStore:
         #: stays the committer; by, origin and task are in the trailers).
         self.author = author or identity
         self.clock = clock
-        self.hooks = hooks
         self.journal = Journal(state_dir)
         self._worktree = Worktree(repo, self.root)
         self._scan = WorktreeScan(repo, self._worktree.full_status)
