@@ -23,6 +23,7 @@ def parse_ref(ref: str) -> tuple[str, str]:
 
 
 def make_ref(path: str, entry_id: str) -> str:
+    """The ref of entry `entry_id` of `path`, as `parse_ref` reads it back."""
     return f"folder:{path}#{entry_id}"
 
 
