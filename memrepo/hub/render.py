@@ -22,9 +22,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from memrepo.hub.sessions import Session
+from memrepo.models.constants import SHORT_COMMIT
 from memrepo.models.recall import due_label
 
-SHORT = 10
 #: The navigation: (path, label); each is a page of its own.
 NAV = (
     ("/", "What it knows"),
@@ -39,7 +39,7 @@ NAV = (
 
 def short(commit: str | None) -> str:
     """A commit id as git prints it short."""
-    return (commit or "")[:SHORT]
+    return (commit or "")[:SHORT_COMMIT]
 
 
 def when(value: datetime | str | None) -> str:

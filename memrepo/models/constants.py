@@ -1,5 +1,5 @@
-"""Values the models define that code needs without building a model: ref prefixes and
-the closed choice lists a parser offers.
+"""Values the models define that code needs without building a model: ref prefixes, how
+long a short commit id is, and the closed choice lists a parser offers.
 
 Importing a model module builds its pydantic classes; `memrepo --help` lists the swarm
 note kinds and who may write (`--by`), and every verb checks a ref's prefix, none of which
@@ -16,6 +16,7 @@ from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 __all__ = [
     "BY_VALUES",
     "ITEM_REF_PREFIX",
+    "SHORT_COMMIT",
     "SWARM_KINDS",
     "TEAM_REF_PREFIX",
     "By",
@@ -23,6 +24,10 @@ __all__ = [
     "SwarmKind",
     "WriteAction",
 ]
+
+#: A commit id as every face shows it short (and takes it back): its first 10 hex
+#: digits, as git prints it.
+SHORT_COMMIT = 10
 
 #: Who wrote a fact: the `by` key of an entry's metadata.
 By = Literal["user", "agent", "dream", "import"]

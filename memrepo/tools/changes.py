@@ -28,6 +28,7 @@ from memrepo.errors import (
 from memrepo.folder.undo import is_hand_edit, whose
 from memrepo.layout import TEAM_REF_PREFIX
 from memrepo.models import RecallHit
+from memrepo.models.constants import SHORT_COMMIT
 from memrepo.tools.approval import ApprovalAction, ForgetRequest
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.forget import approval_request, own_inference
@@ -186,7 +187,7 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
     if spec is None and is_hand_edit(info):
         # The CLI's and MemoryRepo.undo's rule (issue #31): "undo" without a commit never
         # lands on the lines a person typed; the commit named is asked about as usual.
-        how = f"only if the user asks for it, call memory_undo with commit {info.id[:10]}"
+        how = f"only if the user asks for it, call memory_undo with commit {info.id[:SHORT_COMMIT]}"
         raise UndoNeedsConfirmation(info.id, whose(info), info.summary, how)
     task = env.context.task_id
     own = bool(task) and info.by == "agent" and info.task == " ".join((task or "").split())
@@ -198,10 +199,10 @@ def undo(env: ToolEnv, args: UndoInput) -> UndoOutput:
         by=info.by,
         task_id=task,
         action="undo",
-        change=f"reverse {info.id[:10]}, {whose(info)} ({info.summary})",
+        change=f"reverse {info.id[:SHORT_COMMIT]}, {whose(info)} ({info.summary})",
     )
     if not own and not env.approval(request):
-        raise ApprovalDenied(info.id[:10], "the user did not approve", action="undo")
+        raise ApprovalDenied(info.id[:SHORT_COMMIT], "the user did not approve", action="undo")
     try:
         result = env.repo.undo(info.id, by="agent" if own else "user")
     except MemrepoError as exc:

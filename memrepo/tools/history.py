@@ -15,11 +15,11 @@ from pydantic import Field
 from memrepo.errors import EntryNotFound, ReadOnlyRef, ToolInputError
 from memrepo.layout import ITEM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import CommitInfo
+from memrepo.models.constants import SHORT_COMMIT
 from memrepo.tools.files import checked_path, visible_path, visible_ref
 from memrepo.tools.handlers import reader
 from memrepo.tools.models import (
     DATA_NOTICE,
-    SHORT_COMMIT,
     MemoryFile,
     Ref,
     ToolInput,
