@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 ENV_REPO = "MEMREPO_REPO"
 DEFAULT_REPO = "~/agent-memory"
 SHORT = 10
+EXIT_USAGE = 2
 EXIT_SKIPPED = 3
 """The exit code of a write that was screened out (too short, a secret, opted out, ...):
 not an error, but nothing was stored, and a script should be able to tell."""
@@ -181,6 +182,13 @@ def written(result: WriteResult, where: str) -> str:
 def commit_note(commit: str | None) -> str:
     """The commit a write made, short, or that it made none (the fact was there)."""
     return f"commit {commit[:SHORT]}" if commit else "no new commit"
+
+
+def usage_error(message: str) -> int:
+    """Options that parse but do not go together: one `memrepo:` line on stderr and exit
+    2, as argparse's own usage errors, before any work is done."""
+    print(f"memrepo: {message}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def repo_path(args: argparse.Namespace) -> Path:

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-__all__ = ["Origin", "install_command", "missing", "missing_extra_message", "origin"]
+from memrepo.errors import InvalidArgument
+
+__all__ = [
+    "Origin",
+    "install_command",
+    "missing",
+    "missing_extra_message",
+    "origin",
+    "require_extra",
+]
 
 PACKAGE = "memrepo"
 
@@ -43,6 +52,14 @@ class Origin:
 def missing(modules: Iterable[str]) -> list[str]:
     """Which of `modules` cannot be imported here."""
     return [name for name in modules if importlib.util.find_spec(name) is None]
+
+
+def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:
+    """Refuse `command` before it starts while a module of its `extra` is missing: one
+    error that says what to type, rather than an ImportError halfway through."""
+    absent = missing(modules)
+    if absent:
+        raise InvalidArgument(missing_extra_message(command, extra, absent))
 
 
 def origin() -> Origin:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from memrepo.cli._common import Subparsers, command, open_repo
-from memrepo.errors import InvalidArgument
 
 #: Mirrors memrepo.hub.serve, which cannot be imported before the extra is known to be there.
 DEFAULT_PORT = 8766
@@ -45,11 +44,9 @@ def register(commands: Subparsers) -> None:
 
 
 def _hub(args: argparse.Namespace) -> int:
-    from memrepo.cli.extras import missing, missing_extra_message
+    from memrepo.cli.extras import require_extra
 
-    absent = missing(EXTRA_MODULES)
-    if absent:
-        raise InvalidArgument(missing_extra_message("memrepo hub", "hub", absent))
+    require_extra("memrepo hub", "hub", EXTRA_MODULES)
     from memrepo.hub.serve import run_hub
 
     run_hub(open_repo(args), port=args.port, open_browser=not args.no_browser)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, open_repo
+from memrepo.cli._common import Subparsers, command, open_repo, usage_error
 
 if TYPE_CHECKING:
     from memrepo.mcp.http import HttpSettings
@@ -122,18 +121,14 @@ def register(commands: Subparsers) -> None:
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    from memrepo.cli.extras import missing, missing_extra_message
+    from memrepo.cli.extras import require_extra
 
-    absent = missing(EXTRA_MODULES + (HTTP_EXTRA_MODULES if args.http else ()))
-    if absent:
-        print(f"memrepo: {missing_extra_message('memrepo mcp', 'mcp', absent)}", file=sys.stderr)
-        return 1
+    require_extra("memrepo mcp", "mcp", EXTRA_MODULES + (HTTP_EXTRA_MODULES if args.http else ()))
     given = [
         f"--{name.replace('_', '-')}" for name in HTTP_ONLY if getattr(args, name) not in (None, [])
     ]
     if given and not args.http:
-        print(f"memrepo: {', '.join(given)} only apply with --http", file=sys.stderr)
-        return 2
+        return usage_error(f"{', '.join(given)} only apply with --http")
     import uuid  # with `platform` under it: not for every command's start
 
     from memrepo.tools import MemoryTools, ToolContext, allow_all, deny_all

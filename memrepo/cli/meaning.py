@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import Subparsers, command, emit, open_repo
+from memrepo.cli._common import Subparsers, command, emit, open_repo, usage_error
 from memrepo.cli.progress import terminal_progress
 
 if TYPE_CHECKING:
@@ -50,8 +49,7 @@ def _meaning(args: argparse.Namespace) -> int:
         misplaced = ("--delete-vectors", "off")
     if misplaced:
         flag, switch = misplaced
-        print(f"memrepo: {flag} goes with `memrepo meaning {switch}`", file=sys.stderr)
-        return 2
+        return usage_error(f"{flag} goes with `memrepo meaning {switch}`")
     with open_repo(args) as repo:
         if args.switch == "on":
             with terminal_progress():  # a first embed takes a while: show it
