@@ -61,7 +61,7 @@ def examples(*lines: str) -> str:
 
 
 def command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: Subparsers,
     name: str,
     handler: Handler,
     summary: str,
@@ -71,16 +71,28 @@ def command(
 ) -> argparse.ArgumentParser:
     """A subcommand with --repo after it, --json when it prints a result, and examples."""
     parents = [REPO_AFTER, JSON_FLAG] if json_output else [REPO_AFTER]
-    sub = commands.add_parser(
+    sub = _subparser(commands, name, summary, usage_examples, parents)
+    sub.set_defaults(handler=handler)
+    return sub
+
+
+def _subparser(
+    parent: Subparsers,
+    name: str,
+    summary: str,
+    usage_examples: Sequence[str],
+    parents: list[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """A command's or an action's parser: its summary is both its line in the list above
+    it and its own description; its examples follow the options, as they are written."""
+    return parent.add_parser(
         name,
         help=summary,
         description=summary,
-        epilog=examples(*usage_examples),
+        epilog=examples(*usage_examples) if usage_examples else None,
         parents=parents,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub.set_defaults(handler=handler)
-    return sub
 
 
 def action_command(
@@ -111,14 +123,7 @@ def action(
     mine = list(usage_examples) or [
         line for line in shared if _action_of(line, command_name) == name
     ]
-    sub = actions.add_parser(
-        name,
-        help=summary,
-        description=summary,
-        epilog=examples(*mine) if mine else None,
-        parents=[REPO_AFTER, JSON_FLAG],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    sub = _subparser(actions, name, summary, mine, [REPO_AFTER, JSON_FLAG])
     sub.set_defaults(action_handler=handler)
     return sub
 
