@@ -37,8 +37,7 @@ def openai_tools(
     registry: ToolRegistry | None = None, *, strict: Strict = False
 ) -> list[dict[str, Any]]:
     """The `tools` list for an OpenAI-style chat completion request."""
-    tools = _tools(registry)
-    chosen = _strict_names(tools, strict)
+    tools, chosen = _selection(registry, strict)
     return [
         {"type": "function", "function": _declaration(tool, "parameters", "openai", chosen)}
         for tool in tools
@@ -49,8 +48,7 @@ def openai_responses_tools(
     registry: ToolRegistry | None = None, *, strict: Strict = False
 ) -> list[dict[str, Any]]:
     """The `tools` list for an OpenAI Responses API request (`client.responses.create`)."""
-    tools = _tools(registry)
-    chosen = _strict_names(tools, strict)
+    tools, chosen = _selection(registry, strict)
     return [
         {
             "type": "function",
@@ -73,15 +71,19 @@ def anthropic_tools(
     name the ones that need it (`strict={"memory_remember", "memory_edit"}`).
     InvalidArgument says so, before the API refuses the whole request.
     """
-    tools = _tools(registry)
-    chosen = _strict_names(tools, strict)
+    tools, chosen = _selection(registry, strict)
     exported = [_declaration(tool, "input_schema", "anthropic", chosen) for tool in tools]
     check_anthropic_budget(tool["input_schema"] for tool in exported if tool.get("strict"))
     return exported
 
 
-def _tools(registry: ToolRegistry | None) -> ToolRegistry:
-    return registry if registry is not None else default_registry()
+def _selection(
+    registry: ToolRegistry | None, strict: Strict
+) -> tuple[ToolRegistry, frozenset[str]]:
+    """The tools to export (the built-in ones unless a registry is given) and the names
+    of those to make strict."""
+    tools = registry if registry is not None else default_registry()
+    return tools, _strict_names(tools, strict)
 
 
 def _strict_names(tools: ToolRegistry, strict: Strict) -> frozenset[str]:
