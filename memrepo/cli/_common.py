@@ -1,4 +1,6 @@
-"""What every command module shares: repo resolution, JSON output, help with examples.
+"""What every command module shares: repo resolution, help with examples, and one way to
+print what a command did: `emit` (a result, or `--json`), `emit_list` (a listing that says
+when it is empty), `emit_write` (a write, exit 3 when screened out), `usage_error`.
 
 Building the parser imports this module and every command module, and `memrepo --help`
 does nothing else: what they import at the top is paid by every command. So none of them

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         LintReport,
         SyncStatus,
         UndoResult,
+        WhyReport,
         WorktreeStatus,
         WriteResult,
     )
@@ -312,15 +313,14 @@ def _add_why(commands: Subparsers) -> None:
 
 
 def _why(args: argparse.Namespace) -> int:
-    report = open_repo(args).why(args.ref)
-    if args.json:
-        print_json(report)
-        return 0
     paint = palette(args)
+    return emit(args, open_repo(args).why(args.ref), lambda report: _why_text(report, paint))
+
+
+def _why_text(report: WhyReport, paint: Palette) -> str:
     state = "" if report.present else paint.paint(" (no longer present)", "gone")
-    print(f"{paint.paint(report.ref, 'ref')}{state}: {report.text}")
-    print(_DATED.sub(lambda m: paint.paint(m[0], "dim"), report.explanation))
-    return 0
+    explanation = _DATED.sub(lambda m: paint.paint(m[0], "dim"), report.explanation)
+    return f"{paint.paint(report.ref, 'ref')}{state}: {report.text}\n{explanation}"
 
 
 _DATED = re.compile(r"^\d{4}-\d{2}-\d{2}", re.MULTILINE)
@@ -362,25 +362,28 @@ def _describe_undo(result: UndoResult) -> str:
 def _undo_preview(args: argparse.Namespace, target: CommitInfo) -> int:
     from memrepo.folder.undo import is_hand_edit, whose
 
-    if args.json:
-        print_json(target)
-        return 0
-    when = target.time.strftime("%Y-%m-%d %H:%M")
-    print(
-        f"would undo {target.id[:SHORT]}, {whose(target)}: {target.summary} ({when}; "
-        f"{', '.join(target.paths) or 'no files'})"
-    )
-    if args.commit is None and is_hand_edit(target) and not args.yes:
-        print(f"a bare undo asks first: memrepo undo {target.id[:SHORT]} or memrepo undo --yes")
-    return 0
+    def describe(target: CommitInfo) -> str:
+        when = target.time.strftime("%Y-%m-%d %H:%M")
+        line = (
+            f"would undo {target.id[:SHORT]}, {whose(target)}: {target.summary} ({when}; "
+            f"{', '.join(target.paths) or 'no files'})"
+        )
+        if args.commit is None and is_hand_edit(target) and not args.yes:
+            line += (
+                f"\na bare undo asks first: memrepo undo {target.id[:SHORT]} or memrepo undo --yes"
+            )
+        return line
+
+    return emit(args, target, describe)
 
 
 def _status(args: argparse.Namespace) -> int:
-    status: WorktreeStatus = open_repo(args).status()
-    if args.json:
-        print_json(status)
-    elif status.clean:
-        print("clean: no uncommitted edits")
+    return emit(args, open_repo(args).status(), _status_text)
+
+
+def _status_text(status: WorktreeStatus) -> str:
+    if status.clean:
+        lines = ["clean: no uncommitted edits"]
     else:
         held = {edit.path for edit in status.held}
         listed = [
@@ -393,14 +396,15 @@ def _status(args: argparse.Namespace) -> int:
             for path in paths
             if path not in held
         ]
-        print("\n".join(listed))
+        lines = ["\n".join(listed)]  # an empty line when every edit is held, as ever
         if listed:
-            print("the next memrepo write commits these first, as their own commit (by: user)")
-        for edit in status.held:
-            print(f"held      {edit.message}")
-    if status.sync is not None and not args.json:
-        print(_sync_line(status.sync))
-    return 0
+            lines.append(
+                "the next memrepo write commits these first, as their own commit (by: user)"
+            )
+        lines += [f"held      {edit.message}" for edit in status.held]
+    if status.sync is not None:
+        lines.append(_sync_line(status.sync))
+    return "\n".join(lines)
 
 
 def _sync_line(sync: SyncStatus) -> str:
@@ -429,19 +433,20 @@ def _lint(args: argparse.Namespace) -> int:
 
 def _lint_fix(args: argparse.Namespace) -> int:
     result: LintFixResult = open_repo(args).lint_fix()
-    if args.json:
-        print_json(result)
-        return 0 if result.report.ok else 1
-    if result.commit is None:
-        print("nothing to fix")
-    else:
-        print(
-            f"moved {len(result.moved)} entr{'y' if len(result.moved) == 1 else 'ies'} above "
-            f"the Index of MEMORY.md (commit {result.commit[:8]}; memrepo undo reverts it)"
-        )
-    for problem in result.report.problems:
-        print(_lint_line(problem))
+    emit(args, result, _describe_fix)
     return 0 if result.report.ok else 1
+
+
+def _describe_fix(result: LintFixResult) -> str:
+    if result.commit is None:
+        lines = ["nothing to fix"]
+    else:
+        moved = len(result.moved)
+        lines = [
+            f"moved {moved} entr{'y' if moved == 1 else 'ies'} above the Index of MEMORY.md "
+            f"(commit {result.commit[:8]}; memrepo undo reverts it)"
+        ]
+    return "\n".join(lines + [_lint_line(problem) for problem in result.report.problems])
 
 
 def _lint_line(problem: LintProblem) -> str:
