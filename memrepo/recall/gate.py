@@ -140,12 +140,7 @@ def _contact(inputs: InjectionInputs) -> tuple[bool, str]:
 
 
 def _nothing(reason: str) -> InjectionDecision:
-    return InjectionDecision(
-        folder_l0=False,
-        items_l0=False,
-        recall_l1=False,
-        private_items=False,
-        team=False,
-        swarm=False,
-        reasons=dict.fromkeys(GATE_LAYERS, reason),
-    )
+    """Every layer off for the one reason: built from GATE_LAYERS (each layer is a field
+    of the decision), so a layer added there is off here too without another list."""
+    off: dict[str, object] = dict.fromkeys(GATE_LAYERS, False)
+    return InjectionDecision.model_validate({**off, "reasons": dict.fromkeys(GATE_LAYERS, reason)})
