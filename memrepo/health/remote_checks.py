@@ -35,6 +35,35 @@ def _problem(check: HealthCheck, limit: Limit, detail: str, fix: str) -> HealthC
     )
 
 
+def _age(
+    name: str,
+    limit: Limit,
+    now: datetime,
+    since: datetime | None,
+    *,
+    never: str,
+    last: str,
+    fix: str,
+    also: str = "",
+) -> HealthCheck:
+    """Days since the last success (`since`), graded, for the user's remote and each team
+    repo alike; never having succeeded is as bad as the limit's level, with no figure.
+    The detail reads `<last> 2.5 days ago`, then `; <also>` when given."""
+    if since is None:
+        return HealthCheck(
+            name=name, status=limit.level, threshold=limit.max, unit="days", detail=never, fix=fix
+        )
+    days = _days(now, since)
+    detail = f"{last} {days:.1f} days ago" + (f"; {also}" if also else "")
+    return graded(name, days, limit, unit="days", detail=detail, fix=fix)
+
+
+def _failed_last(error_at: datetime | None, success: datetime | None) -> bool:
+    """Whether a recorded error came after the last success: no success yet, or an error
+    without a time, counts as failing last (the error is shown rather than hidden)."""
+    return success is None or error_at is None or error_at > success
+
+
 def _read_status(ctx: HealthContext) -> SyncStatus | str | None:
     """The sync layer's status, or the message of the error it raised reading it."""
     try:
@@ -57,25 +86,16 @@ def sync_state(ctx: HealthContext) -> HealthCheck:
             detail="a remote is set but not confirmed as private and yours; sync will not run",
             fix="memrepo remote set URL --i-own-this-private-repo (or memrepo remote remove)",
         )
-    if status.last_success is None:
-        check = HealthCheck(
-            name="sync",
-            status=limit.level,
-            threshold=limit.max,
-            unit="days",
-            detail="never synced",
-            fix="memrepo sync",
-        )
-    else:
-        days = _days(ctx.now, status.last_success)
-        check = graded(
-            "sync",
-            days,
-            limit,
-            unit="days",
-            detail=f"last success {days:.1f} days ago; {_distance(status)}",
-            fix="memrepo sync",
-        )
+    check = _age(
+        "sync",
+        limit,
+        ctx.now,
+        status.last_success,
+        never="never synced",
+        last="last success",
+        fix="memrepo sync",
+        also=_distance(status),
+    )
     return _sync_problems(check, status, limit)
 
 
@@ -86,12 +106,7 @@ def _distance(status: SyncStatus) -> str:
 
 
 def _sync_problems(check: HealthCheck, status: SyncStatus, limit: Limit) -> HealthCheck:
-    failed_last = status.last_error is not None and (
-        status.last_success is None
-        or status.last_error_at is None
-        or status.last_error_at > status.last_success
-    )
-    if failed_last and status.last_error is not None:
+    if status.last_error is not None and _failed_last(status.last_error_at, status.last_success):
         kind = f" ({status.last_error_kind})" if status.last_error_kind else ""
         check = _problem(
             check,
@@ -124,31 +139,16 @@ def team_repos(ctx: HealthContext) -> list[HealthCheck]:
 def _team(ctx: HealthContext, team: TeamInfo) -> HealthCheck:
     limit = ctx.limits.teams
     name = f"team:{team.name}"
-    if team.last_fetch is None:
-        check = HealthCheck(
-            name=name,
-            status=limit.level,
-            threshold=limit.max,
-            unit="days",
-            detail="never fetched",
-            fix="memrepo sync fetches team repos",
-        )
-    else:
-        days = _days(ctx.now, team.last_fetch)
-        check = graded(
-            name,
-            days,
-            limit,
-            unit="days",
-            detail=f"last fetch {days:.1f} days ago",
-            fix="memrepo sync fetches team repos",
-        )
-    failed_last = team.last_error is not None and (
-        team.last_fetch is None
-        or team.last_error_at is None
-        or team.last_error_at > team.last_fetch
+    check = _age(
+        name,
+        limit,
+        ctx.now,
+        team.last_fetch,
+        never="never fetched",
+        last="last fetch",
+        fix="memrepo sync fetches team repos",
     )
-    if failed_last and team.last_error is not None:
+    if team.last_error is not None and _failed_last(team.last_error_at, team.last_fetch):
         check = _problem(
             check,
             limit,
