@@ -40,15 +40,30 @@ _OP_LINE = "op: "
 _REASON_CHARS = 240
 
 
-def review_message(ops: Sequence[Op], name: str) -> str:
-    """The review commit's message: summary lines, then one JSON line per operation."""
-    data = "\n".join(_OP_LINE + op.model_dump_json() for op in ops)
+def ops_message(
+    summary: str, ops: Sequence[Op], *, by: str, data: str | None = None, review: str | None = None
+) -> str:
+    """A dream commit's message for `ops` (a dream's safe commit, a review, an accept):
+    one readable line per operation, then `data` when given, with the operations' passes
+    and fingerprints as trailers, which undo and the next dream read back."""
+    body = summary_lines(ops) if data is None else summary_lines(ops) + "\n\n" + data
     return branches.dream_message(
-        f"Dream review: {len(ops)} change{'s' if len(ops) != 1 else ''} to look at",
-        by="dream",
-        body=summary_lines(ops) + "\n\n" + data,
+        summary,
+        by=by,
+        body=body,
         passes=[op.found_by for op in ops],
         fingerprints=[op.fingerprint for op in ops],
+        review=review,
+    )
+
+
+def review_message(ops: Sequence[Op], name: str) -> str:
+    """The review commit's message: summary lines, then one JSON line per operation."""
+    return ops_message(
+        f"Dream review: {len(ops)} change{'s' if len(ops) != 1 else ''} to look at",
+        ops,
+        by="dream",
+        data="\n".join(_OP_LINE + op.model_dump_json() for op in ops),
         review=name,
     )
 
@@ -167,12 +182,10 @@ def accept_review(
         changes = apply_ops(lambda path: branches.read_at(folder, head, path), chosen)
         commit = None
         if changes:
-            message = branches.dream_message(
+            message = ops_message(
                 f"Accept dream review {name}: {len(chosen)} change(s)",
+                chosen,
                 by="user",
-                body=summary_lines(chosen),
-                passes=[op.found_by for op in chosen],
-                fingerprints=[op.fingerprint for op in chosen],
                 review=name,
             )
             commit = branches.commit_on_main(folder, changes, message, head)

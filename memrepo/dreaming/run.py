@@ -25,7 +25,7 @@ from memrepo.dreaming.expiry import find_expired
 from memrepo.dreaming.links import find_broken_links
 from memrepo.dreaming.model import DreamModel, ModelAnswer, OfflineModel, request_for
 from memrepo.dreaming.overflow import find_overflow
-from memrepo.dreaming.review import open_fingerprints, review_message, summary_lines
+from memrepo.dreaming.review import open_fingerprints, ops_message, review_message
 from memrepo.dreaming.screen import check_text, classify, ops_from_answer
 from memrepo.dreaming.snapshot import Snapshot, build_snapshot
 from memrepo.dreaming.state import DreamState, LastDream, load_state, save_state
@@ -179,12 +179,8 @@ def _write(
     )
     safe_commit = None
     if safe:
-        message = branches.dream_message(
-            f"Dream: {len(safe)} safe change{'s' if len(safe) != 1 else ''}",
-            by="dream",
-            body=summary_lines(safe),
-            passes=[op.found_by for op in safe],
-            fingerprints=[op.fingerprint for op in safe],
+        message = ops_message(
+            f"Dream: {len(safe)} safe change{'s' if len(safe) != 1 else ''}", safe, by="dream"
         )
         safe_commit = (apply_ops(snap.files.get, safe), message)
     commits = branches.prepare_dream(folder, snap.commit, review_commit, safe_commit)
