@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["ProgressSink", "Reporter", "advance", "current", "listening", "task"]
+__all__ = ["OpenTask", "ProgressSink", "Reporter", "advance", "current", "listening", "task"]
 
 
 class ProgressSink(Protocol):
@@ -103,12 +103,17 @@ Report = Callable[[float, float | None, str], None]
 
 
 @dataclass(slots=True)
-class _Open:
+class OpenTask:
+    """A task a sink has heard start and not end, and the steps it counted: kept by the
+    sinks that show where the work is (`Reporter`, the CLI's progress line)."""
+
     label: str
     total: int | None
     count: int = 0
 
     def shown(self) -> str:
+        """``label count/total``, or ``label count`` when the total is not known; a stage
+        that counts nothing is its label alone (a number 0 would read as stuck)."""
         if self.total is None:
             return f"{self.label} {self.count:,}" if self.count else self.label
         return f"{self.label} {self.count:,}/{self.total:,}"
@@ -126,12 +131,12 @@ class Reporter:
 
     def __init__(self, report: Report) -> None:
         self._report = report
-        self._tasks: list[_Open] = []
+        self._tasks: list[OpenTask] = []
         self._steps = 0
         self._last = 0.0
 
     def start(self, label: str, total: int | None) -> None:
-        self._tasks.append(_Open(label, total))
+        self._tasks.append(OpenTask(label, total))
         self._steps += 1
         self._send(force=True)
 

@@ -24,7 +24,6 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from memrepo import progress
@@ -37,19 +36,11 @@ INTERVAL = 0.1
 _SEPARATOR = " | "
 
 
-@dataclass(slots=True)
-class _Task:
-    label: str
-    total: int | None
-    count: int = 0
-
-    def text(self) -> str:
-        if self.total is None:  # a stage that counts nothing is its label alone
-            return f"{self.label} {self.count:,}" if self.count else self.label
-        shown = f"{self.label} {self.count:,}/{self.total:,}"
-        if self.total > 0:
-            shown += f" ({min(100, self.count * 100 // self.total)}%)"
-        return shown
+def _text(task: progress.OpenTask) -> str:
+    """The task as every sink shows it, and the share done where the total is known."""
+    if task.total is None or task.total <= 0:
+        return task.shown()
+    return f"{task.shown()} ({min(100, task.count * 100 // task.total)}%)"
 
 
 class TerminalProgress:
@@ -65,13 +56,13 @@ class TerminalProgress:
         self._stream = stream
         self._clock = clock
         self._width = width or (lambda: _terminal_width(stream))
-        self._tasks: list[_Task] = []
+        self._tasks: list[progress.OpenTask] = []
         self._shown = 0  # characters of the line now on screen (0: none)
         self._next = 0.0  # the clock reading before which no redraw happens
         self._broken = False
 
     def start(self, label: str, total: int | None) -> None:
-        self._tasks.append(_Task(label, total))
+        self._tasks.append(progress.OpenTask(label, total))
         self._update(now=True)
 
     def advance(self, n: int = 1) -> None:
@@ -101,7 +92,7 @@ class TerminalProgress:
             self._draw()
 
     def _draw(self) -> None:
-        text = _SEPARATOR.join(task.text() for task in self._tasks)
+        text = _SEPARATOR.join(_text(task) for task in self._tasks)
         text = text[: max(0, self._width() - 1)]  # the last column would wrap on some
         padding = " " * max(0, self._shown - len(text))  # what is left of a longer line
         # Counted before it is written: a Ctrl-C landing between the two would leave a
