@@ -17,6 +17,7 @@ file do not flag it; the code under test only ever sees the joined value.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from re import _constants, _parser  # type: ignore[attr-defined]  # stdlib, no stub
@@ -183,6 +184,14 @@ TEXTS = respelled(
 )
 
 
+@functools.cache
+def _matches_of(pattern: re.Pattern[str]) -> st.SearchStrategy[str]:
+    """One strategy per expression for the whole run: building one for the longest (the
+    vendor-name alternation, 25,000 characters) costs seconds, and Hypothesis's own cache
+    of strategies has let it go by the time the expression's test runs."""
+    return st.from_regex(pattern, fullmatch=True)
+
+
 def _pattern_id(case: tuple[Detector, re.Pattern[str]]) -> str:
     detector, pattern = case
     name = getattr(detector.find, "__name__", type(detector.find).__name__)
@@ -203,7 +212,7 @@ def test_every_match_of_a_pattern_meets_its_needs(
     makes ``detectors_for`` run the detector (run-gated needs included)."""
     detector, pattern = case
     around = st.lists(PIECES, max_size=3).map("".join)
-    match = st.from_regex(pattern, fullmatch=True)
+    match = _matches_of(pattern)
     text = data.draw(respelled(st.tuples(around, match, around).map(" ".join)))
     if pattern.search(text):
         assert detector in set(detectors_for(text)), text
