@@ -54,7 +54,13 @@ LONGEST_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Start the longest modules first (see `LONGEST_FIRST`); the rest keep their order."""
+    """Start the longest modules first (see `LONGEST_FIRST`); the rest keep their order.
+    A module of the list that is gone stops the run: a rename would otherwise quietly
+    put a long module back at the end."""
+    project = BENCHMARKS.parent
+    missing = [path for path in LONGEST_FIRST if not (project / path).is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/conftest.py LONGEST_FIRST names no file: {missing}")
     rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
 
