@@ -1,5 +1,5 @@
 """The rules an entry write follows inside one file (docs/architecture.md §3 steps 3-5),
-shared by the one-entry write (`MemoryFolder.write_entry`) and the batch (`bulk.write_entries`).
+shared by the one-entry write and the batch (both planned by `planning.plan_entries`).
 
 Trust order. A `subject` names a single-valued fact, so a new line with the subject of
 an existing one replaces it, unless the holder is more trusted than the writer: then the

@@ -12,23 +12,16 @@ import pygit2
 
 from memrepo.errors import EntryNotFound
 from memrepo.folder import reinforcements
-from memrepo.folder.entries import (
-    ENTRY_POINT,
-    EntryWrite,
-    link_from_index,
-    outranked,
-    parse_or_new,
-    subject_holder,
-)
-from memrepo.folder.entry_refs import entry_at, make_ref, parse_ref
+from memrepo.folder.entries import ENTRY_POINT, EntryWrite
+from memrepo.folder.entry_refs import entry_at, parse_ref
 from memrepo.folder.gitstore import GitStore
 from memrepo.folder.messages import build_message, commit_info, summarize
 from memrepo.folder.paths import check_path, link_target
+from memrepo.folder.planning import plan_entries
 from memrepo.folder.transaction import Change, WriteTransaction
 from memrepo.folder.trees import changed_paths
 from memrepo.folder.undo import UndoPlan, default_target, plan_undo
-from memrepo.formats import entry_id as entry_id_of
-from memrepo.formats import format_entry, normalize_text, parse, serialize
+from memrepo.formats import parse, serialize
 from memrepo.models import CommitInfo, ForgetResult, UndoResult, WriteResult
 
 
@@ -41,35 +34,14 @@ def write_entry(transaction: WriteTransaction, root: Path, write: EntryWrite) ->
     outcome: list[WriteResult] = []
 
     def plan(parent: pygit2.Commit) -> Change | None:
-        outcome.clear()
-        existing = store.read(write.path, parent)
-        doc = parse_or_new(existing, write)
-        norm = normalize_text(write.text)
-        for entry in doc.entries:
-            if normalize_text(entry.text) == norm:
-                outcome.append(_result("reinforced", write, entry.id, None))
-                return None
-        line = format_entry(write.text, write.metadata)
-        holder = subject_holder(doc, write.metadata.get("subject"))
-        if holder is not None and outranked(holder, write.by):
-            ref = make_ref(write.path, holder.id)
-            outcome.append(
-                WriteResult(status="skipped", reason="outranked", ref=ref, path=write.path)
-            )
-            return None
-        if holder is not None:
-            doc.replace_line(holder.line_no, line)
-        else:
-            doc.add_entry(line)
-        action = "superseded" if holder is not None else "inserted"
-        changes: dict[str, bytes | None] = {write.path: serialize(doc)}
-        if existing is None:
-            link_from_index(changes, write.path, store.read(ENTRY_POINT, parent))
-        verb = "Update" if holder is not None else "Remember"
+        planned, changes = plan_entries(store, [write], parent)
+        outcome[:] = planned
+        if not changes:
+            return None  # reinforced, or outranked by the subject's holder
+        verb = "Update" if planned[0].action == "superseded" else "Remember"
         message = build_message(
             summarize(verb, write.text), origin=write.origin, by=write.by, task=write.task
         )
-        outcome.append(_result(action, write, entry_id_of(write.text, write.metadata), None))
         return Change(changes, message)
 
     with transaction.lock:
@@ -172,15 +144,3 @@ def _resolve_commit(repo: pygit2.Repository, spec: str) -> pygit2.Commit:
         raise EntryNotFound(spec, "no such commit") from exc
     assert isinstance(commit, pygit2.Commit)
     return commit
-
-
-def _result(action: str, write: EntryWrite, entry_id: str, commit: str | None) -> WriteResult:
-    return WriteResult(
-        status="written",
-        action=action,  # type: ignore[arg-type]
-        ref=make_ref(write.path, entry_id),
-        path=write.path,
-        commit=commit,
-        redacted=write.redacted,
-        truncated=write.truncated,
-    )
