@@ -6,6 +6,7 @@ and in a batch alike."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from memrepo.folder.bulk import write_entries
 from memrepo.folder.repo import EntryWrite
 
 CommitCount = Callable[..., int]
+Git = Callable[..., str]
 
 #: (holder's by, writer's by, outcome)
 CASES = [
@@ -87,3 +89,28 @@ def test_the_same_write_to_memory_items_is_outranked_too(memory_repo: MemoryRepo
     assert first.written
     assert folder.reason == "outranked"
     assert items.reason == "outranked"
+
+
+def test_one_entry_and_a_batch_replace_the_same_holder_in_a_hand_edited_file(
+    tmp_path: Path, git: Git
+) -> None:
+    """A person's file may hold a subject twice; the first holder is the one replaced,
+    whether the new line comes alone or in an import's batch."""
+    hand_written = (
+        "# Memory\n\n- Timezone is Europe/Berlin [subject: tz]\n- Timezone is CET [subject: tz]\n"
+    )
+    files: list[str] = []
+    for name in ("alone", "batch"):
+        repo = MemoryRepo.init(tmp_path / name)
+        (repo.root / "MEMORY.md").write_text(hand_written)
+        git(repo.root, "commit", "-qam", "by hand")
+        write = _write("user", "Timezone is UTC")
+        if name == "alone":
+            repo.folder.write_entry(write)
+        else:
+            write_entries(repo.folder, [write], lambda n: f"Import {n}", by="user", origin="import")
+        files.append(git(repo.root, "show", "HEAD:MEMORY.md"))
+        repo.close()
+    assert files[0] == files[1]
+    assert "- Timezone is UTC" in files[0].splitlines()[2]
+    assert "Timezone is CET" in files[0]
