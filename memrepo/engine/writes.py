@@ -29,7 +29,6 @@ from memrepo.formats import normalize_text
 from memrepo.hygiene import collapse_whitespace, find_secrets, redact_secrets, screen
 from memrepo.index.dates import DUE_FORMS, due_day
 from memrepo.items.due import DUE_STORE, commitment_id
-from memrepo.items.vocab import EXPLICIT_SOURCES
 from memrepo.layout import (
     ENTRY_POINT,
     TEAM_REF_PREFIX,
@@ -39,7 +38,7 @@ from memrepo.layout import (
 )
 from memrepo.models import CommitInfo, ForgetResult, LintFixResult, UndoResult, WriteResult
 from memrepo.models.constants import BY_VALUES as BY_VALUES
-from memrepo.models.items import ItemWriteResult, candidate
+from memrepo.models.items import EXPLICIT_SOURCES, ItemWriteResult, candidate
 from memrepo.models.writes import RememberOptions, RememberRequest
 from memrepo.routing import SOURCE_TO_BY, Route, choose_route, source_for
 

@@ -16,6 +16,7 @@ from typing import Literal
 from memrepo.hub.forms import BadForm, Form
 from memrepo.layout import workspace_of
 from memrepo.models import EntryView, MemoryItem
+from memrepo.models.items import PERSON_SOURCES
 from memrepo.models.recall import due_label
 from memrepo.models.usage import MemoryUse
 
@@ -35,7 +36,6 @@ ITEM_TRUST = (
 )
 MAX_FILTER_CHARS = 300
 #: Item sources that are already the user's own word (nothing to confirm).
-USER_WORD = frozenset({"user_stated", "user_confirmed"})
 #: `Row.standing` of a line every prompt carries, whatever the workspace.
 EVERY_PROMPT = "every prompt"
 #: The source alias store a memory item keeps its due day in (`items.curation.DUE_STORE`).
@@ -104,7 +104,7 @@ def confirmable(source: EntryView | MemoryItem) -> bool:
         meta = source.metadata
         by = meta.get("by", "user").strip().casefold() or "user"
         return by != "user" or "tainted" in meta
-    return source.source not in USER_WORD or source.tainted
+    return source.source not in PERSON_SOURCES or source.tainted
 
 
 def due_of(source: EntryView | MemoryItem) -> str | None:

@@ -36,13 +36,13 @@ from typing import Any
 
 from memrepo.items._tx import ScopeKey, Tx
 from memrepo.items.vocab import (
-    EXPLICIT_SOURCES,
     LINK_STORES,
     SINGLE_VALUED_STORES,
     outranks,
     trust_rank,
 )
 from memrepo.models.items import (
+    EXPLICIT_SOURCES,
     ItemAction,
     ItemCandidate,
     MemoryItem,

@@ -34,7 +34,7 @@ from memrepo.items.due import due_date
 from memrepo.items.writer import ItemWriter
 from memrepo.layout import workspace_slug
 from memrepo.models.dream import CurationChange, CurationReport, RecentNote
-from memrepo.models.items import ItemFilters, MemoryItem
+from memrepo.models.items import PERSON_SOURCES, ItemFilters, MemoryItem
 
 OP = "expire_commitment"
 MAX_EXPIRIES = 25
@@ -52,7 +52,6 @@ _STOP = frozenset([
     "a", "an", "the", "to", "of", "in", "on", "at", "for", "and", "or", "with", "by", "from",
     "is", "are", "was", "it", "this", "that",
 ])  # fmt: skip
-_PROTECTED = frozenset({"user_stated", "user_confirmed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +133,7 @@ def _candidates(writer: ItemWriter, now: datetime) -> list[MemoryItem]:
     found = []
     for item in items:
         due = due_date(item)
-        if item.scope not in ("global", "workspace") or item.source in _PROTECTED:
+        if item.scope not in ("global", "workspace") or item.source in PERSON_SOURCES:
             continue
         if due is not None and _end_of(due) + GRACE <= now:
             found.append(item)

@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memrepo.items.vocab import EXPLICIT_SOURCES
-from memrepo.models.items import ItemCandidate, ItemSkipReason, Privacy, WorkspacePolicy
+from memrepo.models.items import (
+    EXPLICIT_SOURCES,
+    ItemCandidate,
+    ItemSkipReason,
+    Privacy,
+    WorkspacePolicy,
+)
 
 #: Settings of a workspace by id (`memrepo.config` answers it for a memory root).
 SettingsLookup = Callable[[str], WorkspacePolicy]

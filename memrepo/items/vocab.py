@@ -18,8 +18,6 @@ SOURCES: tuple[Source, ...] = get_args(Source)
 STATUSES: tuple[Status, ...] = get_args(Status)
 PRIVACY: tuple[Privacy, ...] = get_args(Privacy)
 
-#: Sources that record an explicit act of the user (kept even when memory is off).
-EXPLICIT_SOURCES: frozenset[Source] = frozenset({"user_stated", "user_confirmed", "curated"})
 #: Sources `purge_task(purge_derived=True)` removes with the task that produced them.
 DERIVED_SOURCES: frozenset[Source] = frozenset({"inferred", "third_party", "system"})
 

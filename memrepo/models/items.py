@@ -32,6 +32,11 @@ BY_TO_SOURCE: dict[str, Source] = {
     "dream": "curated",
     "import": "import",
 }
+#: The person's own word (stated or confirmed): first in a tight prompt, never cleaned up
+#: by a dream, shown without the agent's-inference mark.
+PERSON_SOURCES: frozenset[Source] = frozenset({"user_stated", "user_confirmed"})
+#: Sources that record an explicit act of the user (kept even when memory is off).
+EXPLICIT_SOURCES: frozenset[Source] = PERSON_SOURCES | {"curated"}
 Status = Literal["active", "archived", "superseded", "deleted"]
 Privacy = Literal["normal", "private"]
 PrivacyMode = Literal["normal", "strict", "disabled"]

@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from memrepo.models.items import PERSON_SOURCES
 from memrepo.models.prompt_context import BlockName, ContextBudgets, ContextLine, Surface
 
 _WIDE = re.compile(
@@ -26,7 +27,6 @@ _WIDE = re.compile(
     "\U00020000-\U0003ffff]"
 )
 #: Sources whose lines are the user's own words: kept first when a block is cut.
-USER_SOURCES = frozenset({"user_stated", "user_confirmed"})
 
 
 def estimate_tokens(text: str) -> int:
@@ -40,7 +40,7 @@ def keep_rank(line: ContextLine) -> int:
     only point at files recall can reach anyway)."""
     if line.section == "index":
         return 2
-    return 0 if line.pinned or line.trust in USER_SOURCES else 1
+    return 0 if line.pinned or line.trust in PERSON_SOURCES else 1
 
 
 class ContextBudget:

@@ -38,7 +38,7 @@ from memrepo.folder.repo import MemoryFolder, make_ref
 from memrepo.formats import Document, Entry, parse
 from memrepo.items.due import due_date
 from memrepo.layout import ENTRY_POINT, workspace_file
-from memrepo.models.items import ItemFilters, MemoryItem
+from memrepo.models.items import EXPLICIT_SOURCES, ItemFilters, MemoryItem
 from memrepo.models.prompt_context import ContextLine
 from memrepo.recall.context_lines import SourceLine, context_lines, dedupe
 from memrepo.recall.oversized import is_too_large
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 
 #: Kinds that are standing rules or facts about who the user is.
 STANDING_KINDS = frozenset({"identity", "rule", "commitment"})
-EXPLICIT = frozenset({"user_stated", "user_confirmed", "curated"})
 UNTRUSTED = frozenset({"inferred", "third_party"})
 CACHE_SIZE = 32
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -75,7 +74,7 @@ def standing(item: MemoryItem) -> bool:
         return False
     if item.tainted:
         return False  # written after untrusted input: a standing line only once confirmed
-    if item.source in EXPLICIT or item.kind in STANDING_KINDS:
+    if item.source in EXPLICIT_SOURCES or item.kind in STANDING_KINDS:
         return True
     return item.kind == "preference" and not item.derived_subject
 

@@ -14,8 +14,9 @@ from typing import Literal, Protocol
 
 from memrepo.formats import normalize_text
 from memrepo.items.vocab import SOURCES, trust_rank
+from memrepo.models.items import PERSON_SOURCES
 from memrepo.models.prompt_context import ContextLine, ContextRequest, InjectionDecision, Tag
-from memrepo.recall.context_budget import USER_SOURCES, estimate_tokens
+from memrepo.recall.context_budget import estimate_tokens
 from memrepo.recall.sanitize import sanitize_line
 
 #: The gate layer that decides whether an extra source is asked: team lines join L0,
@@ -67,7 +68,7 @@ def tags_for(trust: str, tainted: bool) -> tuple[Tag, ...]:
     tags: list[Tag] = []
     if trust == "import":
         tags.append("imported")
-    elif trust not in USER_SOURCES:
+    elif trust not in PERSON_SOURCES:
         tags.append("inferred")
     if tainted:
         tags.append("tainted")
