@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -60,6 +61,18 @@ def export_repo(
     kdf: KdfParams | None = None,
 ) -> ExportResult:
     """Write the export; see `MemoryRepo.export` for the contract."""
+    _refuse_options(format, encrypt=encrypt, include_private=include_private)
+    target = Path(path).expanduser()
+    check_target(target, force)
+    if format == "jsonl":
+        return _export_jsonl(repo, target)
+    secret = resolve_passphrase(passphrase, confirm=True) if encrypt else None
+    kdf = (kdf or KdfParams.fresh()) if encrypt else None
+    return _export_bundle(repo, target, include_private, kdf, secret)
+
+
+def _refuse_options(format: str, *, encrypt: bool, include_private: bool) -> None:
+    """Options that do not go together, refused before anything is read or asked."""
     if include_private and not encrypt:
         raise InvalidArgument(
             "include_private needs encrypt: private facts never leave the machine in the clear"
@@ -68,13 +81,17 @@ def export_repo(
         raise InvalidArgument(f"format={format!r}: use bundle or jsonl")
     if format == "jsonl" and encrypt:
         raise InvalidArgument("a jsonl export is plain text for other tools; encrypt a bundle")
-    target = Path(path).expanduser()
-    check_target(target, force)
-    if format == "jsonl":
-        return _export_jsonl(repo, target)
-    secret = resolve_passphrase(passphrase, confirm=True) if encrypt else None
-    kdf = (kdf or KdfParams.fresh()) if encrypt else None
-    header = Header(kdf=kdf)
+
+
+def _export_bundle(
+    repo: MemoryStores,
+    target: Path,
+    include_private: bool,
+    kdf: KdfParams | None,
+    secret: str | None,
+) -> ExportResult:
+    """The archive: the git bundle with full history, the items, the local config and
+    the dream state, sealed under a key from `secret` when `kdf` is given."""
     uncommitted = repo.folder.status()
     with (
         reporting.task("exporting"),
@@ -107,20 +124,12 @@ def export_repo(
             "items": items,
             "include_private": include_private,
         }
-        with reporting.task("writing the archive"), atomic_file(target) as out:
-            writer = ArchiveWriter(out, header, key)
-            writer.add_bytes(SECTION_MANIFEST, json.dumps(manifest).encode("utf-8"))
-            writer.add_file(SECTION_BUNDLE, bundle)
-            writer.add_file(SECTION_ITEMS, items_file)
-            writer.add_bytes(SECTION_CONFIG, json.dumps(safe_config(repo)).encode("utf-8"))
-            dream = repo.folder.state_dir / DREAM_STATE
-            if dream.is_file():
-                writer.add_file(SECTION_DREAM, dream)
-            writer.close()
+        sections = _Sections(manifest, bundle, items_file)
+        _write_archive(repo, target, Header(kdf=kdf), key, sections)
     return ExportResult(
         path=str(target),
         format="bundle",
-        encrypted=encrypt,
+        encrypted=kdf is not None,
         include_private=include_private,
         bytes=target.stat().st_size,
         head=branches.get(branch),
@@ -130,6 +139,31 @@ def export_repo(
         uncommitted=(*uncommitted.modified, *uncommitted.added, *uncommitted.deleted),
         private_left_out=0 if include_private else _private_count(repo),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Sections:
+    """What an archive holds besides the config and the dream state."""
+
+    manifest: Mapping[str, object]
+    bundle: Path
+    items: Path
+
+
+def _write_archive(
+    repo: MemoryStores, target: Path, header: Header, key: bytes | None, sections: _Sections
+) -> None:
+    """Every section into the archive, replacing `target` only once it is whole."""
+    with reporting.task("writing the archive"), atomic_file(target) as out:
+        writer = ArchiveWriter(out, header, key)
+        writer.add_bytes(SECTION_MANIFEST, json.dumps(sections.manifest).encode("utf-8"))
+        writer.add_file(SECTION_BUNDLE, sections.bundle)
+        writer.add_file(SECTION_ITEMS, sections.items)
+        writer.add_bytes(SECTION_CONFIG, json.dumps(safe_config(repo)).encode("utf-8"))
+        dream = repo.folder.state_dir / DREAM_STATE
+        if dream.is_file():
+            writer.add_file(SECTION_DREAM, dream)
+        writer.close()
 
 
 def _private_count(repo: MemoryStores) -> int:
