@@ -77,6 +77,11 @@ def register(commands: Subparsers) -> None:
         "visible memory, decide dream reviews (default: deny what this session did not "
         "infer itself)",
     )
+    _add_http_options(sub)
+
+
+def _add_http_options(sub: argparse.ArgumentParser) -> None:
+    """The options of the Streamable HTTP transport, in their own group of `--help`."""
     http = sub.add_argument_group("HTTP (--http)")
     http.add_argument(
         "--http",
