@@ -154,3 +154,16 @@ def test_the_keywords_of_remember_are_the_fields_of_its_request() -> None:
     del fields["text"]
     assert fields == typing.get_type_hints(RememberOptions)
     assert set(fields) == {f.name for f in dataclasses.fields(RememberRequest)} - {"text"}
+
+
+def test_a_session_joins_its_task_once_and_never_into_a_hosts_registry(
+    memory_repo: MemoryRepo,
+) -> None:
+    joined = memory_repo.join_task("s-1", "MCP session", parent=None)
+    assert joined is not None and joined.id == "s-1"
+    assert memory_repo.join_task("s-1", "Another title") is None  # known: kept as it was
+    assert [t.title for t in memory_repo.local_tasks()] == ["MCP session"]
+    unplug = memory_repo.plug_task_registry(_HostTasks())
+    assert memory_repo.join_task("s-2", "Not ours to add") is None
+    unplug()
+    assert [t.id for t in memory_repo.local_tasks()] == ["s-1"]
