@@ -37,7 +37,7 @@ settings.register_profile("gate", derandomize=True, database=None)
 settings.register_profile("explore", max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "gate"))
 
-#: The modules that take longest (`--durations`, whole minutes between them), handed out
+#: The modules that take longest (`--durations`: 15 s to 3 min each), handed out
 #: first: with `-n auto` xdist gives each worker whole modules in the order they were
 #: collected (`--dist=loadfile`), and a long module collected late leaves one worker
 #: running it alone at the end while the other has finished.
@@ -46,10 +46,22 @@ LONGEST_FIRST = (
     "tests/test_mcp_http.py",
     "tests/recall/test_index_current.py",
     "tests/benchmarks/test_bench_faults.py",
-    "tests/test_cli_conventions.py",
     "tests/meaning/test_switch_bad_input.py",
     "tests/recall/test_recall.py",
+    "tests/folder/test_scan_watch.py",
     "tests/test_floors.py",
+    "tests/sync/test_sync_faults.py",
+    "tests/test_cli_terminal.py",
+    "tests/hygiene/test_prefilter.py",
+    "tests/index/test_query.py",
+    "tests/index/test_whoosh_door.py",
+    "tests/recall/test_recall_context_bad_input.py",
+    "tests/test_evals.py",
+    "tests/folder/test_concurrent_saves.py",
+    "tests/test_packaging.py",
+    "tests/benchmarks/test_bench_recall.py",
+    "tests/hub/test_browser_first_hour.py",
+    "tests/index/test_store.py",
 )
 
 

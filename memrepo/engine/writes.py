@@ -63,24 +63,7 @@ class WritesApi(Area):
         git. `source_kind` is the trust of the statement (user_stated ... third_party);
         without it, `by` implies it.
         """
-        if isinstance(text, RememberRequest):
-            if options:
-                raise InvalidArgument("give a RememberRequest or keywords, not both")
-            ask = text
-        else:
-            ask = RememberRequest(text=text, **options)
-        if ask.by not in BY_VALUES:
-            raise InvalidArgument(f"by={ask.by!r}: must be one of {', '.join(BY_VALUES)}")
-        _refuse_secret_names(
-            (ask.workspace, "workspace name"),
-            (ask.file, "file path"),
-            (ask.task_id, "task id"),
-            (ask.contact_ref, "contact ref"),
-            (ask.origin, "origin"),
-        )
-        if ask.due is not None:
-            day = named_due_day(ask.due, self.folder.clock.now().date()).isoformat()
-            ask = replace(ask, due=day, kind=ask.kind or "commitment")
+        ask = self._request(text, options)
         trust = source_for(ask.by, ask.source_kind)
         key = workspace_slug(ask.workspace)
         settings = self.config.workspace(key)
@@ -99,11 +82,38 @@ class WritesApi(Area):
             return self._hold(ask, settings.approval, route.store)
         if route.store == "items":
             return self._remember_item(ask, route, key, trust)
+        return self._remember_entry(ask, trust, memory_on=settings.memory_on)
+
+    def _request(self, text: str | RememberRequest, options: RememberOptions) -> RememberRequest:
+        """The request as the rest of remember reads it: refused before anything is read
+        when it names a secret or an unknown writer, its due date made a day."""
+        if isinstance(text, RememberRequest):
+            if options:
+                raise InvalidArgument("give a RememberRequest or keywords, not both")
+            ask = text
+        else:
+            ask = RememberRequest(text=text, **options)
+        if ask.by not in BY_VALUES:
+            raise InvalidArgument(f"by={ask.by!r}: must be one of {', '.join(BY_VALUES)}")
+        _refuse_secret_names(
+            (ask.workspace, "workspace name"),
+            (ask.file, "file path"),
+            (ask.task_id, "task id"),
+            (ask.contact_ref, "contact ref"),
+            (ask.origin, "origin"),
+        )
+        if ask.due is not None:
+            day = named_due_day(ask.due, self.folder.clock.now().date()).isoformat()
+            ask = replace(ask, due=day, kind=ask.kind or "commitment")
+        return ask
+
+    def _remember_entry(self, ask: RememberRequest, trust: str, *, memory_on: bool) -> WriteResult:
+        """A folder entry: screened, then one commit (or none, when it is reinforced)."""
         path = self._target(ask.file, ask.workspace)  # a bad path fails even for skipped text
         screened = screen(ask.text, origin_text=ask.origin_text, no_memory=ask.no_memory)
         if screened.text is None:
             return WriteResult(status="skipped", reason=screened.skip_reason)  # type: ignore[arg-type]
-        if not settings.memory_on and trust not in EXPLICIT_SOURCES:
+        if not memory_on and trust not in EXPLICIT_SOURCES:
             return WriteResult(status="skipped", reason="memory_disabled")
         metadata = self._metadata(ask, by=SOURCE_TO_BY[trust] if ask.source_kind else ask.by)
         title = workspace_title(ask.workspace) if ask.workspace and ask.file is None else None

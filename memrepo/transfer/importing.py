@@ -128,25 +128,9 @@ def import_memory(
     tally, seen = _Tally(), _Seen()
     with reporting.task(f"importing from {source.title}"):
         writes, items = _plan_all(planner, source, tally, seen, progress)
-        with reporting.task(f"writing {len(writes):,} facts to the folder"):
-            results, commit = write_entries(
-                repo.folder,
-                [write for _, _, write in writes],
-                lambda n: summarize(f"Import from {planner.title}", f"{n} facts"),
-                by=BY,
-                origin=ORIGIN,
-                body=f"Source: {clean(location.name)}",
-                dry_run=dry_run,
-            )
-        for (key, fact, write), result in zip(writes, results, strict=True):
-            tally.count(result)
-            if result.status == "written" and result.ref:
-                origin = write.metadata["source"]
-                seen.kept[key] = (fact.path, origin, result.ref)
-            if result.status == "written" and write.truncated:
-                _report_cut(tally, fact, write.metadata["source"])
-        planned: set[tuple[str, str]] = set()
+        commit = _write_facts(repo, planner, writes, tally, seen, location, dry_run)
         with reporting.task("writing memory items", len(items)) as bar:
+            planned: set[tuple[str, str]] = set()
             for key, fact, plan in items:
                 ref = _write_item(repo, plan, tally, dry_run, planned)
                 if ref is not None:
@@ -170,6 +154,36 @@ def import_memory(
         problem_count=tally.problem_count,
         commit=commit,
     )
+
+
+def _write_facts(
+    repo: MemoryStores,
+    planner: Planner,
+    writes: list[tuple[str, Fact, EntryWrite]],
+    tally: _Tally,
+    seen: _Seen,
+    location: Path,
+    dry_run: bool,
+) -> str | None:
+    """The folder's facts, in one commit (None: nothing changed, or a dry run), each
+    counted and, when written, kept as what this source now holds."""
+    with reporting.task(f"writing {len(writes):,} facts to the folder"):
+        results, commit = write_entries(
+            repo.folder,
+            [write for _, _, write in writes],
+            lambda n: summarize(f"Import from {planner.title}", f"{n} facts"),
+            by=BY,
+            origin=ORIGIN,
+            body=f"Source: {clean(location.name)}",
+            dry_run=dry_run,
+        )
+    for (key, fact, write), result in zip(writes, results, strict=True):
+        tally.count(result)
+        if result.status == "written" and result.ref:
+            seen.kept[key] = (fact.path, write.metadata["source"], result.ref)
+        if result.status == "written" and write.truncated:
+            _report_cut(tally, fact, write.metadata["source"])
+    return commit
 
 
 def nothing_imported(report: ImportReport) -> str | None:

@@ -256,7 +256,7 @@ def test_closing_the_repo_gives_the_watch_back_and_the_next_write_still_sees_edi
 def test_a_handle_dropped_without_close_gives_its_watch_back(tmp_path: Path) -> None:
     """A program that opens handles and forgets to close them must not use up the
     process's watches (16): each one's parts are closed when the handle is collected."""
-    for n in range(20):
+    for n in range(17):
         repo = MemoryRepo.init(tmp_path / f"m{n}")
         repo.remember(f"Fact number {n} about the build")
         assert repo.recall("build").hits
