@@ -16,7 +16,7 @@ import shutil
 import struct
 import warnings
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -44,8 +44,11 @@ DAMAGE = (
 class IndexHome:
     """The files of one index and the handles open on them (the index, its searcher)."""
 
-    def __init__(self, path: Path, lock_timeout: float) -> None:
+    def __init__(self, path: Path, lock_timeout: float, refill: Callable[[Any], None]) -> None:
         self.path = path
+        #: Fills the emptied index (given as the store) from its sources, git and the
+        #: items, when it is rebuilt.
+        self._refill = refill
         self.meta_path = path.with_name(path.name + ".json")
         self.lock_path = path.with_name(path.name + ".lock")
         self._lock_timeout = lock_timeout
@@ -126,7 +129,7 @@ class IndexHome:
         # Until the callback has finished, the metadata says "stale": a crash mid-rebuild
         # is rebuilt again on the next open.
         self._write_meta({"schema_version": None, "reflected": {}})
-        self._refill()
+        self._refill(self)
         meta = self._read_meta() or {"reflected": {}}
         meta["schema_version"] = SCHEMA_VERSION
         self._write_meta(meta)
@@ -135,10 +138,6 @@ class IndexHome:
                 IndexRebuiltWarning(f"{self.path}: {reason}; rebuilt from git and memory_items"),
                 stacklevel=3,
             )
-
-    def _refill(self) -> None:
-        """Fill the emptied index from the sources: `IndexStore` runs its rebuild callback."""
-        raise NotImplementedError
 
     # -- handles -----------------------------------------------------------------------
 

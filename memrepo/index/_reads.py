@@ -50,8 +50,8 @@ class IndexHit:
 class IndexReads(IndexHome):
     """The reading side of `IndexStore`: searches over the home's newest commit."""
 
-    def __init__(self, path: Path, lock_timeout: float) -> None:
-        super().__init__(path, lock_timeout)
+    def __init__(self, path: Path, lock_timeout: float, refill: Callable[[Any], None]) -> None:
+        super().__init__(path, lock_timeout, refill)
         # Filter doc-id sets of the current searcher (visibility repeats across recalls;
         # Whoosh would otherwise re-walk every filter posting list on every search).
         self._denied: dict[FilterKey, set[int]] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -50,8 +50,14 @@ class IndexListener(Protocol):
 class IndexWrites(IndexReads):
     """The writing side of `IndexStore`; a write reads first only to learn what changed."""
 
-    def __init__(self, path: Path, lock_timeout: float, listener: IndexListener | None) -> None:
-        super().__init__(path, lock_timeout)
+    def __init__(
+        self,
+        path: Path,
+        lock_timeout: float,
+        refill: Callable[[Any], None],
+        listener: IndexListener | None,
+    ) -> None:
+        super().__init__(path, lock_timeout, refill)
         self.listener = listener
         self._printed = _Fingerprints()
 

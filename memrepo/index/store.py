@@ -56,16 +56,6 @@ Rebuild = Callable[["IndexStore"], None]
 class IndexStore(IndexWrites):
     """The Whoosh index of one memory root; open it with :meth:`IndexStore.open`."""
 
-    def __init__(
-        self,
-        path: Path,
-        rebuild: Rebuild,
-        lock_timeout: float,
-        listener: IndexListener | None = None,
-    ) -> None:
-        super().__init__(path, lock_timeout, listener)
-        self._rebuild_fn = rebuild
-
     @classmethod
     def open(
         cls,
@@ -82,7 +72,7 @@ class IndexStore(IndexWrites):
         ``rebuild(store)``) with an :class:`IndexRebuiltWarning` naming the reason; it is
         never served as an empty index. `listener` hears every write, the rebuild's too.
         """
-        store = cls(Path(path), rebuild, lock_timeout, listener)
+        store = cls(Path(path), lock_timeout, rebuild, listener)
         store.path.parent.mkdir(parents=True, exist_ok=True)
         if store._problem() is None:
             return store
@@ -93,9 +83,6 @@ class IndexStore(IndexWrites):
             if reason is not None:
                 store._rebuild(reason, warn=not first)
         return store
-
-    def _refill(self) -> None:
-        self._rebuild_fn(self)
 
     # -- reflected commits -------------------------------------------------------------
 
