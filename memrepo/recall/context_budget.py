@@ -26,7 +26,6 @@ _WIDE = re.compile(
     "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
     "\U00020000-\U0003ffff]"
 )
-#: Sources whose lines are the user's own words: kept first when a block is cut.
 
 
 def estimate_tokens(text: str) -> int:

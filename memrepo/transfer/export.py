@@ -14,7 +14,6 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -124,8 +123,7 @@ def _export_bundle(
             "items": items,
             "include_private": include_private,
         }
-        sections = _Sections(manifest, bundle, items_file)
-        _write_archive(repo, target, Header(kdf=kdf), key, sections)
+        _write_archive(repo, target, Header(kdf=kdf), key, manifest, bundle, items_file)
     return ExportResult(
         path=str(target),
         format="bundle",
@@ -141,24 +139,21 @@ def _export_bundle(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Sections:
-    """What an archive holds besides the config and the dream state."""
-
-    manifest: Mapping[str, object]
-    bundle: Path
-    items: Path
-
-
 def _write_archive(
-    repo: MemoryStores, target: Path, header: Header, key: bytes | None, sections: _Sections
+    repo: MemoryStores,
+    target: Path,
+    header: Header,
+    key: bytes | None,
+    manifest: Mapping[str, object],
+    bundle: Path,
+    items: Path,
 ) -> None:
     """Every section into the archive, replacing `target` only once it is whole."""
     with reporting.task("writing the archive"), atomic_file(target) as out:
         writer = ArchiveWriter(out, header, key)
-        writer.add_bytes(SECTION_MANIFEST, json.dumps(sections.manifest).encode("utf-8"))
-        writer.add_file(SECTION_BUNDLE, sections.bundle)
-        writer.add_file(SECTION_ITEMS, sections.items)
+        writer.add_bytes(SECTION_MANIFEST, json.dumps(manifest).encode("utf-8"))
+        writer.add_file(SECTION_BUNDLE, bundle)
+        writer.add_file(SECTION_ITEMS, items)
         writer.add_bytes(SECTION_CONFIG, json.dumps(safe_config(repo)).encode("utf-8"))
         dream = repo.folder.state_dir / DREAM_STATE
         if dream.is_file():
