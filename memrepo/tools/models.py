@@ -9,6 +9,7 @@ are written for the model: they end up in the schema it sees.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -150,10 +151,17 @@ class ToolOutput(BaseModel):
         output's own fields are read, so a result that grows changes no tool's answer."""
         carried = {
             name: getattr(result, name)
-            for name in cls.model_fields
-            if name not in decided and name in type(result).model_fields
+            for name in _shared_fields(cls, type(result))
+            if name not in decided
         }
         return cls(**carried, **decided)
+
+
+@cache
+def _shared_fields(output: type[BaseModel], result: type[BaseModel]) -> tuple[str, ...]:
+    """The fields `output` and `result` share by name, in the output's order: worked out
+    once per pair of classes, not on every call of a tool."""
+    return tuple(name for name in output.model_fields if name in result.model_fields)
 
 
 class ToolHit(ToolOutput):
