@@ -17,13 +17,14 @@ import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError, ReviewNotFound
-from memrepo.folder.gitstore import MAIN, PreparedCommit
 from memrepo.folder.messages import UNDOES, build_message, parse_trailers
 from memrepo.folder.objects import NewObjects
+from memrepo.folder.publish import PreparedCommit
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.transaction import Change
 from memrepo.folder.trees import blob_data, read_blob, walk_tree
 from memrepo.folder.undo import first_parent_history
+from memrepo.folder.working_branch import MAIN
 
 REVIEW_PREFIX = "dream/"
 _REF_PREFIX = "refs/heads/"

@@ -24,7 +24,6 @@ from pygit2.enums import FileMode
 
 from memrepo.clock import Clock, Identity
 from memrepo.errors import RepoStateError
-from memrepo.folder.blob_ids import blob_id_on_disk, blob_ids_at, file_blob_id
 from memrepo.folder.hand_edits import HandEdits, PendingEdits
 from memrepo.folder.journal import Journal
 from memrepo.folder.objects import NewObjects, signature
@@ -37,22 +36,9 @@ from memrepo.folder.trees import (
     store_blob,
     walk_tree,
 )
-from memrepo.folder.working_branch import MAIN, branch_ref, head_problem, user_identity
+from memrepo.folder.working_branch import branch_ref, head_problem
 from memrepo.folder.worktree import Worktree
 from memrepo.folder.worktree_scan import WorktreeScan
-
-#: The names callers import from here, though they live in the store's parts now.
-__all__ = [
-    "MAIN",
-    "GitStore",
-    "PendingEdits",
-    "PreparedCommit",
-    "WriteHooks",
-    "blob_id_on_disk",
-    "blob_ids_at",
-    "file_blob_id",
-    "user_identity",
-]
 
 
 class GitStore:

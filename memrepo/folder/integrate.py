@@ -24,11 +24,12 @@ import pygit2
 from pygit2.enums import FileMode
 
 from memrepo.errors import RepoStateError
-from memrepo.folder.gitstore import MAIN, PreparedCommit
 from memrepo.folder.messages import build_message
 from memrepo.folder.objects import signature
+from memrepo.folder.publish import PreparedCommit
 from memrepo.folder.repo import MemoryFolder
 from memrepo.folder.trees import blob_data, changed_paths
+from memrepo.folder.working_branch import MAIN
 
 REMOTE_MAIN = "refs/memrepo/remote/main"
 """The remote's main as of the last successful fetch or push (never pushed)."""

@@ -25,10 +25,12 @@ from memrepo.folder.adoption import record_adoption, refuse_foreign_files
 from memrepo.folder.entries import ENTRY_POINT, INITIAL_MEMORY, SWARM_PREFIX, EntryWrite
 from memrepo.folder.entry_refs import entry_at, make_ref, parse_ref
 from memrepo.folder.following import WriteFollowers
-from memrepo.folder.gitstore import GitStore, WriteHooks, user_identity
+from memrepo.folder.gitstore import GitStore
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message
+from memrepo.folder.publish import WriteHooks
 from memrepo.folder.transaction import Change, WriteTransaction
+from memrepo.folder.working_branch import user_identity
 from memrepo.formats import Document
 from memrepo.models import (
     CommitInfo,

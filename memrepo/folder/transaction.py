@@ -33,13 +33,15 @@ from memrepo.clock import Identity
 from memrepo.config import LocalConfig
 from memrepo.errors import DirtyWorktree, InvalidArgument, WorktreeChanged
 from memrepo.folder import atomic, bulkwrite
-from memrepo.folder.gitstore import GitStore, PreparedCommit, user_identity
+from memrepo.folder.gitstore import GitStore
 from memrepo.folder.hand_edits import HeldEdit, PendingEdits, is_utf8, report_held
 from memrepo.folder.lock import WriteLock
 from memrepo.folder.messages import build_message, summarize
 from memrepo.folder.objects import NewObjects
 from memrepo.folder.paths import check_path
+from memrepo.folder.publish import PreparedCommit
 from memrepo.folder.statcache import folder_moved, is_stale_scan, refresh_stat_cache
+from memrepo.folder.working_branch import user_identity
 
 #: Times a write is made after a file changed under it before it gives up, and the
 #: pause before each new attempt (doubling): an editor's autosave comes in bursts.

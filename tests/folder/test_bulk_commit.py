@@ -14,8 +14,8 @@ import pygit2
 
 from memrepo import MemoryRepo
 from memrepo.folder import branches, bulkwrite
+from memrepo.folder.blob_ids import file_blob_id
 from memrepo.folder.bulkwrite import BULK_MIN
-from memrepo.folder.gitstore import file_blob_id
 from memrepo.folder.trees import build_tree
 
 Git = Callable[..., str]
