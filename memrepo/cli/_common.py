@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from memrepo.errors import InvalidArgument
 from memrepo.layout import ENTRY_POINT
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 ENV_REPO = "MEMREPO_REPO"
 DEFAULT_REPO = "~/agent-memory"
-SHORT = 10
 EXIT_USAGE = 2
 EXIT_SKIPPED = 3
 """The exit code of a write that was screened out (too short, a secret, opted out, ...):
@@ -188,7 +188,7 @@ def written(result: WriteResult, where: str) -> str:
 
 def commit_note(commit: str | None) -> str:
     """The commit a write made, short, or that it made none (the fact was there)."""
-    return f"commit {commit[:SHORT]}" if commit else "no new commit"
+    return f"commit {commit[:SHORT_COMMIT]}" if commit else "no new commit"
 
 
 def usage_error(message: str) -> int:

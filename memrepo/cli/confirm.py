@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import SHORT, Subparsers, command, emit, open_repo
+from memrepo.cli._common import Subparsers, command, emit, open_repo
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.folder import ConfirmResult
@@ -40,5 +41,5 @@ def _confirm(args: argparse.Namespace) -> int:
 def describe(result: ConfirmResult) -> str:
     if not result.confirmed:
         return f"{result.ref}: already a person's word, nothing to confirm"
-    where = f" in {result.commit[:SHORT]}" if result.commit else ""
+    where = f" in {result.commit[:SHORT_COMMIT]}" if result.commit else ""
     return f"confirmed {result.ref}{where}: {result.text}"

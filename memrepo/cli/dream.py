@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     action,
     action_command,
@@ -19,6 +18,7 @@ from memrepo.cli._common import (
 )
 from memrepo.formats.text import ELLIPSIS as ELLIPSIS
 from memrepo.formats.text import shorten as shorten
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.dream import AcceptResult, DreamReport, Op, ReviewSummary
@@ -131,9 +131,8 @@ def _report_text(report: DreamReport) -> str:
              f"{len(report.pending_review)} for review, {report.remembered} skipped as "
              "rejected, undone or pending"]  # fmt: skip
     if report.commit:
-        lines.append(
-            f"commit {report.commit[:SHORT]} (undo with `memrepo undo {report.commit[:SHORT]}`)"
-        )
+        short = report.commit[:SHORT_COMMIT]
+        lines.append(f"commit {short} (undo with `memrepo undo {short}`)")
     if report.review:
         lines.append(f"review branch {report.review} (`memrepo review show {report.review}`)")
     lines += [f"  safe    {_op_line(op)}" for op in report.safe]
@@ -161,7 +160,9 @@ def _review_line(review: ReviewSummary) -> str:
 def _show(args: argparse.Namespace) -> int:
     detail = open_repo(args).show_review(args.name)
     return emit(
-        args, detail, lambda d: f"{d.summary.name} (from {d.summary.base[:SHORT]})\n\n{d.diff}"
+        args,
+        detail,
+        lambda d: f"{d.summary.name} (from {d.summary.base[:SHORT_COMMIT]})\n\n{d.diff}",
     )
 
 
@@ -171,7 +172,7 @@ def _accept(args: argparse.Namespace) -> int:
 
 
 def _describe_accept(result: AcceptResult) -> str:
-    where = f"commit {result.commit[:SHORT]}" if result.commit else "nothing left to change"
+    where = f"commit {result.commit[:SHORT_COMMIT]}" if result.commit else "nothing left to change"
     return (
         f"accepted {len(result.accepted)} change(s) of {result.name}: {where}; "
         f"{_left(result.name, result.pending)}"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import SHORT, Subparsers, command, emit, open_repo
+from memrepo.cli._common import Subparsers, command, emit, open_repo
 from memrepo.errors import InvalidArgument
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.folder import EditResult, MoveResult
@@ -80,11 +81,11 @@ def describe_edit(result: EditResult) -> str:
     if not result.changed:
         return f"{result.ref}: already says that, nothing changed"
     renamed = f" (now {result.ref})" if result.ref != result.old_ref else ""
-    return f"edited {result.old_ref}{renamed} in {str(result.commit)[:SHORT]}: {result.text}"
+    return f"edited {result.old_ref}{renamed} in {str(result.commit)[:SHORT_COMMIT]}: {result.text}"
 
 
 def describe_move(result: MoveResult) -> str:
-    commit = str(result.commit)[:SHORT]
+    commit = str(result.commit)[:SHORT_COMMIT]
     if result.merged:
         return f"{result.target} already held it; removed from {result.source} in {commit}"
     return f"moved to {result.ref} in {commit}: {result.text}"

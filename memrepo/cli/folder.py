@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     command,
     commit_note,
@@ -25,7 +24,7 @@ from memrepo.cli._common import (
 )
 from memrepo.cli.colour import Palette, add_color_option, palette
 from memrepo.cli.pager import add_pager_options
-from memrepo.models.constants import BY_VALUES
+from memrepo.models.constants import BY_VALUES, SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models import (
@@ -295,7 +294,7 @@ def _forget(args: argparse.Namespace) -> int:
 
 
 def _describe_forget(result: ForgetResult) -> str:
-    gone = f"commit {result.commit[:SHORT]}" if result.commit else "memory item scrubbed"
+    gone = f"commit {result.commit[:SHORT_COMMIT]}" if result.commit else "memory item scrubbed"
     return f"forgot {result.ref}: {result.text} ({gone})"
 
 
@@ -340,7 +339,7 @@ def _log(args: argparse.Namespace) -> int:
 def _log_line(commit: CommitInfo, paint: Palette) -> str:
     when = paint.paint(commit.time.strftime("%Y-%m-%d %H:%M"), "dim")
     who = paint.paint(f"{commit.origin or 'git'}/{commit.by or '-'}", "who")
-    return f"{paint.paint(commit.id[:SHORT], 'commit')} {when} {who} {commit.summary}"
+    return f"{paint.paint(commit.id[:SHORT_COMMIT], 'commit')} {when} {who} {commit.summary}"
 
 
 def _undo(args: argparse.Namespace) -> int:
@@ -352,8 +351,8 @@ def _undo(args: argparse.Namespace) -> int:
 
 def _describe_undo(result: UndoResult) -> str:
     return (
-        f"undid {result.undone[:SHORT]}, {result.whose}: {result.summary} "
-        f"(commit {result.commit[:SHORT]}): "
+        f"undid {result.undone[:SHORT_COMMIT]}, {result.whose}: {result.summary} "
+        f"(commit {result.commit[:SHORT_COMMIT]}): "
         f"{count(result.entries_removed, 'entry', 'entries')} removed, "
         f"{result.entries_restored} restored in {', '.join(result.paths) or 'no files'}"
     )
@@ -364,14 +363,13 @@ def _undo_preview(args: argparse.Namespace, target: CommitInfo) -> int:
 
     def describe(target: CommitInfo) -> str:
         when = target.time.strftime("%Y-%m-%d %H:%M")
+        short = target.id[:SHORT_COMMIT]
         line = (
-            f"would undo {target.id[:SHORT]}, {whose(target)}: {target.summary} ({when}; "
+            f"would undo {short}, {whose(target)}: {target.summary} ({when}; "
             f"{', '.join(target.paths) or 'no files'})"
         )
         if args.commit is None and is_hand_edit(target) and not args.yes:
-            line += (
-                f"\na bare undo asks first: memrepo undo {target.id[:SHORT]} or memrepo undo --yes"
-            )
+            line += f"\na bare undo asks first: memrepo undo {short} or memrepo undo --yes"
         return line
 
     return emit(args, target, describe)

@@ -6,7 +6,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     action,
     action_command,
@@ -18,6 +17,7 @@ from memrepo.cli._common import (
     read_text_argument,
 )
 from memrepo.errors import InvalidArgument
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models import WriteResult
@@ -116,7 +116,7 @@ def _item_line(item: MemoryItem) -> str:
 def short_ref(item: MemoryItem) -> str:
     """`memory:` and the first 10 characters of the id, as git shortens commit ids: every
     command takes it back (a unique prefix names the item); --json prints the full ref."""
-    return f"memory:{item.id[:SHORT]}"
+    return f"memory:{item.id[:SHORT_COMMIT]}"
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import SHORT, Subparsers, command, emit, open_repo
+from memrepo.cli._common import Subparsers, command, emit, open_repo
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.maintenance import MaintenanceReport
@@ -48,7 +49,9 @@ def describe(report: MaintenanceReport) -> str:
         )
     expired = len(report.expired_entries)
     commit = (
-        f" in commit {report.commit[:SHORT]} (memrepo undo takes it back)" if report.commit else ""
+        f" in commit {report.commit[:SHORT_COMMIT]} (memrepo undo takes it back)"
+        if report.commit
+        else ""
     )
     lines.append(f"expired or done agent entries: {expired} removed{commit}")
     if report.commitments is not None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     action,
     action_command,
@@ -20,6 +19,7 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.sync import (
@@ -156,9 +156,9 @@ def _report_text(report: SyncReport) -> str:
         "merged": "merged the remote's changes",
         "no_remote": "no remote set; team repos fetched",
     }
-    lines = [f"{words[report.integration]} (main at {report.head[:SHORT]})"]
+    lines = [f"{words[report.integration]} (main at {report.head[:SHORT_COMMIT]})"]
     if report.edits_committed:
-        lines.append(f"committed your edits first ({report.edits_committed[:SHORT]})")
+        lines.append(f"committed your edits first ({report.edits_committed[:SHORT_COMMIT]})")
     others = [c for c in report.conflicts if c.kind != "unsafe"]
     for conflict in others:
         lines.append(f"conflict: {conflict.path} ({conflict.kind}): {conflict.detail}")
@@ -206,7 +206,7 @@ def _add_team(commands: Subparsers) -> None:
 
 
 def _team_line(team: TeamInfo) -> str:
-    at = team.commit[:SHORT] if team.commit else "not fetched"
+    at = team.commit[:SHORT_COMMIT] if team.commit else "not fetched"
     error = f"; last error: {team.last_error}" if team.last_error else ""
     return f"team {team.name}: {team.url} ({at}{error})"
 
@@ -287,5 +287,8 @@ def _conflicts_keep(args: argparse.Namespace) -> int:
         what = "main was kept" if args.side == "main" else "main already had those versions"
         print(f"{what}; deleted {args.name}")
     else:
-        print(f"kept the other side of {args.name} in commit {commit[:SHORT]}; deleted the branch")
+        print(
+            f"kept the other side of {args.name} in commit {commit[:SHORT_COMMIT]}; "
+            "deleted the branch"
+        )
     return 0

@@ -10,7 +10,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from memrepo.cli._common import (
-    SHORT,
     Subparsers,
     action,
     action_command,
@@ -18,6 +17,7 @@ from memrepo.cli._common import (
     emit_list,
     open_repo,
 )
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.swarm import TaskInfo, TaskTreeDeleted
@@ -68,7 +68,7 @@ def _delete(args: argparse.Namespace) -> int:
 def _describe_deleted(result: TaskTreeDeleted) -> str:
     lines = [f"deleted task(s) {', '.join(result.tasks)}"]
     if result.swarm_folder and result.commit:
-        lines.append(f"removed {result.swarm_folder} (commit {result.commit[:SHORT]})")
+        lines.append(f"removed {result.swarm_folder} (commit {result.commit[:SHORT_COMMIT]})")
     if result.items.deleted:
         lines.append(f"deleted {result.items.deleted} memory item(s)")
     return "\n".join(lines)

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memrepo.cli._common import SHORT, Subparsers, command, count, emit, open_repo, print_json
+from memrepo.cli._common import Subparsers, command, count, emit, open_repo, print_json
 from memrepo.cli.progress import terminal_progress
+from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
     from memrepo.models.transfer import ImportReport
@@ -111,7 +112,7 @@ def _restore(args: argparse.Namespace) -> int:
         args,
         MemoryRepo.restore(args.file, args.target),
         lambda r: (
-            f"restored {r.root}: main at {r.head[:SHORT]}, "
+            f"restored {r.root}: main at {r.head[:SHORT_COMMIT]}, "
             f"{count(r.branches, 'branch', 'branches')}, {count(r.items, 'item', 'items')}"
         ),
     )
@@ -179,9 +180,8 @@ def _import_summary(report: ImportReport) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in report.skipped.items())
         lines.append(f"  skipped: {reasons}")
     if report.commit:
-        lines.append(
-            f"  commit {report.commit[:SHORT]} (undo: memrepo undo {report.commit[:SHORT]})"
-        )
+        short = report.commit[:SHORT_COMMIT]
+        lines.append(f"  commit {short} (undo: memrepo undo {short})")
     for problem in report.problems[:_SHOWN_PROBLEMS]:
         where = problem.path + (f":{problem.line}" if problem.line else "")
         lines.append(f"  {where}: {problem.message}")
