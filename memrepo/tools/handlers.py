@@ -19,7 +19,6 @@ from memrepo.tools.models import (
     RecallOutput,
     RememberInput,
     RememberOutput,
-    RememberSource,
     ToolHit,
 )
 from memrepo.tools.tool import READ_ONLY, Tool, ToolHints
@@ -116,7 +115,7 @@ def remember(env: ToolEnv, args: RememberInput) -> RememberOutput:
     except (InvalidArgument, PathOutsideRoot) as exc:
         raise ToolInputError(REMEMBER, [str(exc)]) from exc
     tainted = _stored_as_tainted(env, result)
-    return _remember_output(
+    return RememberOutput.from_result(
         result,
         source="user_stated" if stated else "inferred",
         pinned=pinned and result.written and result.store == "items",
@@ -145,28 +144,13 @@ def _remember_from_sender(env: ToolEnv, args: RememberInput) -> RememberOutput:
         scope="contact",
         private=True,
     )
-    return _remember_output(
+    return RememberOutput.from_result(
         result,
         source="third_party",
         pinned=False,
         tainted=result.written,
         note=f"saved as a private fact about {sender}, who wrote this message; it is not "
         "the user's own fact and shows only when you handle them",
-    )
-
-
-def _remember_output(
-    result: WriteResult,
-    *,
-    source: RememberSource,
-    pinned: bool,
-    tainted: bool,
-    note: str | None,
-) -> RememberOutput:
-    """What the model reads back from a write, whoever's fact it was: the trust it was
-    given (`source`, `pinned`, `tainted`, `note`) is the caller's to decide."""
-    return RememberOutput.from_result(
-        result, source=source, pinned=pinned, tainted=tainted, note=note
     )
 
 
