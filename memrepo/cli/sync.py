@@ -19,6 +19,7 @@ from memrepo.cli._common import (
     open_repo,
     print_json,
 )
+from memrepo.cli._terminal import is_terminal
 from memrepo.models.constants import SHORT_COMMIT
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def _sync(args: argparse.Namespace) -> int:
     def progress(step: str) -> None:
         print(f"memrepo: {step}…", file=sys.stderr, flush=True)
 
-    report = open_repo(args).sync(progress=progress if sys.stderr.isatty() else None)
+    report = open_repo(args).sync(progress=progress if is_terminal(sys.stderr) else None)
     return emit(args, report, _report_text)
 
 
