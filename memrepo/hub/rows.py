@@ -35,7 +35,6 @@ ITEM_TRUST = (
     "third_party",
 )
 MAX_FILTER_CHARS = 300
-#: Item sources that are already the user's own word (nothing to confirm).
 #: `Row.standing` of a line every prompt carries, whatever the workspace.
 EVERY_PROMPT = "every prompt"
 #: The source alias store a memory item keeps its due day in (`items.curation.DUE_STORE`).

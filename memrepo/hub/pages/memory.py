@@ -32,11 +32,8 @@ from memrepo.index.dates import DUE_FORMS, due_day
 from memrepo.layout import ENTRY_POINT, ITEM_REF_PREFIX, SWARM_REF_PREFIX, TEAM_REF_PREFIX
 from memrepo.models import EntryView, ItemDetail, WhyReport
 from memrepo.models.backlinks import Backlink
-from memrepo.models.usage import MemoryUse
 
 FOLDER_PREFIX = "folder:"
-#: What the memory page reads of one ref: its history, and the entry or item it names.
-Read = tuple[WhyReport, EntryView | None, ItemDetail | None]
 ITEM_PREFIX = ITEM_REF_PREFIX
 
 
@@ -52,7 +49,7 @@ async def memory(request: Request) -> Response:
     hub = hub_of(request)
     ref = _ref(query_of(request).get("ref"))
 
-    def read(repo: MemoryRepo) -> Read:
+    def read(repo: MemoryRepo) -> tuple[WhyReport, EntryView | None, ItemDetail | None]:
         why = repo.why(ref)
         if why.store == "items":
             return why, None, repo.item(ref)
@@ -64,10 +61,8 @@ async def memory(request: Request) -> Response:
             entry = next((e for e in repo.entries(path) if e.id == entry_id), None)
         return why, entry, None
 
-    def read_with_use(repo: MemoryRepo) -> tuple[Read, dict[str, MemoryUse]]:
-        return read(repo), repo.last_uses(ref)  # one trip to the repo's thread
-
-    (why, entry, detail), uses = await hub.call(read_with_use)
+    # The last use comes in the same trip to the repo's thread as the rest.
+    (why, entry, detail), uses = await hub.call(lambda repo: (read(repo), repo.last_uses(ref)))
     source = entry if entry is not None else detail.item if detail is not None else None
     context = {
         "used": last_use(ref, source, uses),
