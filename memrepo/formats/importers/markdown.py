@@ -101,15 +101,13 @@ class _Scanner:
         self.headings.append((level, " ".join(title.split())))
 
     def scan(self, texts: list[str], start: int) -> list[Block]:
-        fence: str | None = None
+        after_fence = start  # the first line past the code fence last closed
         in_comment = False
         bullet_indent: int | None = None  # indent of the open bullet; deeper bullets join it
         for n in range(start, len(texts)):
-            line = texts[n]
-            if fence is not None:
-                if line.strip().startswith(fence):
-                    fence = None
+            if n < after_fence:
                 continue
+            line = texts[n]
             if in_comment or line.lstrip().startswith("<!--"):
                 in_comment = "-->" not in line
                 self.close()
@@ -117,7 +115,7 @@ class _Scanner:
             opened = FENCE.match(line)
             if opened:
                 self.close()
-                fence = opened.group(1)[:3]
+                after_fence = fence_end(texts, n + 1, opened.group(1)) + 1
                 continue
             heading = _HEADING.match(line)
             if heading:
