@@ -11,7 +11,8 @@ it was installed from one. Where it came from decides the command:
 
 `pip` is the one beside the running interpreter; when the `pip` on PATH is another (a
 virtualenv that is not activated, pipx), the line names `python -m pip` by its path.
-Only imported when an extra is missing: it reads the installed package's metadata.
+Imported by a command that needs an extra (`hub`, `mcp`) when it runs, never at start-up;
+the installed package's metadata is read only when a module is missing.
 """
 
 from __future__ import annotations
@@ -21,21 +22,14 @@ import json
 import shlex
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from memrepo.errors import InvalidArgument
 
-__all__ = [
-    "Origin",
-    "install_command",
-    "missing",
-    "missing_extra_message",
-    "origin",
-    "require_extra",
-]
+__all__ = ["Origin", "install_command", "origin", "require_extra"]
 
 PACKAGE = "memrepo"
 
@@ -49,17 +43,16 @@ class Origin:
     editable: bool = False
 
 
-def missing(modules: Iterable[str]) -> list[str]:
-    """Which of `modules` cannot be imported here."""
-    return [name for name in modules if importlib.util.find_spec(name) is None]
-
-
 def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:
     """Refuse `command` before it starts while a module of its `extra` is missing: one
-    error that says what to type, rather than an ImportError halfway through."""
-    absent = missing(modules)
+    error that names the missing modules and the command line that adds them here, rather
+    than an ImportError halfway through."""
+    absent = [name for name in modules if importlib.util.find_spec(name) is None]
     if absent:
-        raise InvalidArgument(missing_extra_message(command, extra, absent))
+        line = install_command(extra, origin(), Path.cwd(), _pip())
+        raise InvalidArgument(
+            f"{command} needs the '{extra}' extra ({', '.join(absent)} missing): {line}"
+        )
 
 
 def origin() -> Origin:
@@ -98,9 +91,3 @@ def _pip() -> str:
     if found is not None and Path(found).parent == here:
         return "pip"
     return f"{shlex.quote(sys.executable)} -m pip"
-
-
-def missing_extra_message(command: str, extra: str, absent: Sequence[str]) -> str:
-    """One line: which modules `command` lacks and the command that adds them here."""
-    line = install_command(extra, origin(), Path.cwd(), _pip())
-    return f"{command} needs the '{extra}' extra ({', '.join(absent)} missing): {line}"
