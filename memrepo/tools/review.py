@@ -146,10 +146,7 @@ def reviews(env: ToolEnv, args: ReviewsInput) -> ReviewsOutput:
     return ReviewsOutput(
         reviews=[_listed(detail.summary)],
         operations=[
-            ReviewOperation(
-                number=n, kind=op.kind, path=op.path, text=op.text, dest=op.dest, reason=op.reason
-            )
-            for n, op in enumerate(detail.ops, 1)
+            ReviewOperation.from_result(op, number=n) for n, op in enumerate(detail.ops, 1)
         ],
         diff=detail.diff,
     )
