@@ -33,12 +33,13 @@ class _FilePlan:
     doc: Document
     known: dict[str, str]  # normalized text -> entry id, existing and planned
     holders: dict[str, int]  # subject -> line number of an existing entry
+    is_new: bool  # the file is not in the parent commit
     replacements: dict[int, str] = field(default_factory=dict)
     pending: list[str] = field(default_factory=list)
     pending_subject: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, doc: Document) -> _FilePlan:
+    def of(cls, doc: Document, *, is_new: bool) -> _FilePlan:
         known: dict[str, str] = {}
         holders: dict[str, int] = {}
         for entry in doc.entries:  # the first of a text or a subject is the one that counts
@@ -46,7 +47,7 @@ class _FilePlan:
             subject = entry.metadata.get("subject")
             if subject:
                 holders.setdefault(subject, entry.line_no)
-        return cls(doc, known, holders)
+        return cls(doc, known, holders, is_new)
 
     @property
     def changed(self) -> bool:
@@ -64,7 +65,8 @@ def plan_entries(
         plan = plans.get(write.path)
         if plan is None:
             existing = store.read(write.path, parent)
-            plan = plans[write.path] = _FilePlan.of(parse_or_new(existing, write))
+            doc = parse_or_new(existing, write)
+            plan = plans[write.path] = _FilePlan.of(doc, is_new=existing is None)
         results.append(_plan_one(plan, write))
     changes: dict[str, bytes | None] = {}
     # MEMORY.md first: links for new files are then added to its edited bytes.
@@ -72,10 +74,11 @@ def plan_entries(
         plan = plans[path]
         if not plan.changed:
             continue
-        is_new = store.read(path, parent) is None
         changes[path] = _render(plan)
-        if is_new:
-            link_from_index(changes, path, store.read(ENTRY_POINT, parent))
+        if plan.is_new:
+            # Once a link is in, MEMORY.md's edited bytes are what the next one is added to.
+            memory = None if ENTRY_POINT in changes else store.read(ENTRY_POINT, parent)
+            link_from_index(changes, path, memory)
     return results, changes
 
 
