@@ -7,7 +7,7 @@ person edited without committing shows its edited version (what recall and `why`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from memrepo.errors import EntryNotFound, FormatError
@@ -41,14 +41,16 @@ def log(store: GitStore, limit: int | None = None, path: str | None = None) -> l
 
 def documents(store: GitStore, path: str | None = None) -> Iterator[tuple[str, Document]]:
     """Parsed markdown files at HEAD; unreadable ones are skipped (lint reports them)."""
-    one = store.read(path) if path is not None else None  # one file: not the tree
-    files = [(path, one)] if path is not None and one is not None else []
-    for file_path, data in store.iter_files() if path is None else files:
+    files: Iterable[tuple[str, bytes]]
+    if path is None:
+        files = store.iter_files()
+    else:  # one file: not the tree
+        data = store.read(path)
+        files = [] if data is None else [(path, data)]
+    for file_path, data in files:
         if not file_path.endswith(".md"):
             continue
         if path is None and file_path.startswith(SWARM_PREFIX):
-            continue
-        if path is not None and file_path != path:
             continue
         try:
             yield file_path, parse(data, file_path)
