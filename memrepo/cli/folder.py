@@ -345,7 +345,8 @@ def _log_line(commit: CommitInfo, paint: Palette) -> str:
 def _undo(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     if args.dry_run:
-        return _undo_preview(args, repo.undo_target(args.commit))
+        bare = args.commit is None and not args.yes
+        return emit(args, repo.undo_target(args.commit), lambda t: _describe_preview(t, bare))
     return emit(args, repo.undo(args.commit, yes=args.yes), _describe_undo)
 
 
@@ -358,21 +359,20 @@ def _describe_undo(result: UndoResult) -> str:
     )
 
 
-def _undo_preview(args: argparse.Namespace, target: CommitInfo) -> int:
+def _describe_preview(target: CommitInfo, bare: bool) -> str:
+    """What `undo --dry-run` would undo; a `bare` undo (no commit, no --yes) of a hand edit
+    asks first, and the preview says how to answer."""
     from memrepo.folder.undo import is_hand_edit, whose
 
-    def describe(target: CommitInfo) -> str:
-        when = target.time.strftime("%Y-%m-%d %H:%M")
-        short = target.id[:SHORT_COMMIT]
-        line = (
-            f"would undo {short}, {whose(target)}: {target.summary} ({when}; "
-            f"{', '.join(target.paths) or 'no files'})"
-        )
-        if args.commit is None and is_hand_edit(target) and not args.yes:
-            line += f"\na bare undo asks first: memrepo undo {short} or memrepo undo --yes"
-        return line
-
-    return emit(args, target, describe)
+    when = target.time.strftime("%Y-%m-%d %H:%M")
+    short = target.id[:SHORT_COMMIT]
+    line = (
+        f"would undo {short}, {whose(target)}: {target.summary} ({when}; "
+        f"{', '.join(target.paths) or 'no files'})"
+    )
+    if bare and is_hand_edit(target):
+        line += f"\na bare undo asks first: memrepo undo {short} or memrepo undo --yes"
+    return line
 
 
 def _status(args: argparse.Namespace) -> int:
